@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { createProgram } from './program.js';
+
+await createProgram().parseAsync(process.argv);

@@ -1,0 +1,1 @@
+export { createProgram, VERSION } from './program.js';
