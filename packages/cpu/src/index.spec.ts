@@ -3,6 +3,25 @@ import * as api from './index.js';
 
 describe('@int3/cpu exports', () => {
   it('should expose exactly the public API', () => {
-    expect(Object.keys(api).sort()).toEqual([]);
+    expect(Object.keys(api).sort()).toEqual([
+      'AddressSpace',
+      'Cpu',
+      'ElfError',
+      'ElfErrorCode',
+      'ExceptionVector',
+      'MemoryError',
+      'Msr',
+      'PAGE_SIZE',
+      'PageFlags',
+      'Reg',
+      'Rflags',
+      'SHN',
+      'Selector',
+      'SymbolTable',
+      'UNDEFINED_FLAGS',
+      'disassemble',
+      'loadElf',
+      'parseElf',
+    ]);
   });
 });

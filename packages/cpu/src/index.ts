@@ -1,1 +1,35 @@
-export {};
+export { AddressSpace } from './address-space.js';
+export { Cpu, type CpuOptions } from './cpu.js';
+export type { CpuContext } from './cpu-context.js';
+export { disassemble } from './disassemble.js';
+export { SHN } from './elf/elf-constants.js';
+export { ElfError, ElfErrorCode } from './elf/elf-error.js';
+export type {
+  ElfFile,
+  ElfRelocation,
+  ElfRelocationSection,
+  ElfSection,
+  ElfSegment,
+  ElfSymbol,
+  ElfSymbolBind,
+  ElfSymbolType,
+} from './elf/elf-file.js';
+export {
+  type ElfLoadOptions,
+  type ElfLoadResult,
+  type ElfLoadTarget,
+  type LoadedSegment,
+  loadElf,
+} from './elf/load-elf.js';
+export { parseElf } from './elf/parse-elf.js';
+export { type SymbolLocation, SymbolTable, type TableSymbol } from './elf/symbol-table.js';
+export { ExceptionVector } from './exception-vector.js';
+export { MemoryError } from './memory-error.js';
+export { Msr } from './msr.js';
+export { PAGE_SIZE, PageFlags } from './page-flags.js';
+export { Reg, type RegIndex } from './reg.js';
+export { Rflags } from './rflags.js';
+export type { RunResult } from './run-result.js';
+export { Selector } from './selector.js';
+export type { TrapEvent } from './trap-event.js';
+export { UNDEFINED_FLAGS } from './undefined-flags.js';

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { AddressSpace } from './address-space.js';
+import { MemoryError } from './memory-error.js';
+import { PageFlags } from './page-flags.js';
+
+const P = PageFlags.Present;
+const W = PageFlags.Writable;
+
+describe(AddressSpace, () => {
+  it('should map zero-filled pages and refuse to map one twice', () => {
+    const as = new AddressSpace();
+    as.map(0x1000n, 8192, P | W);
+    expect([...as.read(0x1ffen, 4)]).toEqual([0, 0, 0, 0]);
+    expect(() => as.map(0x2000n, 4096, P)).toThrow(MemoryError);
+    expect(as.isMapped(0x1000n, 8192)).toBe(true);
+    expect(as.isMapped(0x1000n, 8193)).toBe(false);
+  });
+
+  it('should read and write values across a page boundary in little-endian order', () => {
+    const as = new AddressSpace();
+    as.map(0x1000n, 8192, P);
+    as.writeU64(0x1ffcn, 0x1122334455667788n);
+    expect(as.readU64(0x1ffcn)).toBe(0x1122334455667788n);
+    expect(as.readU32(0x2000n)).toBe(0x11223344);
+    expect(as.readU16(0x1ffcn)).toBe(0x7788);
+    expect(as.readU8(0x1ffdn)).toBe(0x77);
+  });
+
+  it('should throw MemoryError naming the address of an unmapped byte', () => {
+    const as = new AddressSpace();
+    as.map(0x1000n, 4096, P);
+    expect(() => as.read(0x1ff0n, 0x20)).toThrow(expect.objectContaining({ address: 0x2000n }));
+  });
+
+  it('should stop readCString at NUL or max', () => {
+    const as = new AddressSpace();
+    as.map(0x1000n, 4096, P);
+    as.write(0x1000n, new TextEncoder().encode('kprobe\0x'));
+    expect(as.readCString(0x1000n, 64)).toBe('kprobe');
+    expect(as.readCString(0x1000n, 3)).toBe('kpr');
+  });
+
+  it('should change flags with protect and forget pages with unmap', () => {
+    const as = new AddressSpace();
+    as.map(0x1000n, 4096, P | W);
+    as.protect(0x1000n, 4096, P | PageFlags.NoExecute);
+    expect(as.flagsAt(0x1000n)).toBe(P | PageFlags.NoExecute);
+    as.unmap(0x1000n, 4096);
+    expect(as.flagsAt(0x1000n)).toBe(0);
+  });
+
+  it('should share the upper canonical half with its kernel space', () => {
+    const kernel = new AddressSpace();
+    kernel.map(0xffffffff81000000n, 4096, P | W);
+    const a = new AddressSpace(kernel);
+    const b = new AddressSpace(kernel);
+    a.map(0x400000n, 4096, P);
+    a.writeU32(0xffffffff81000000n, 0xdeadbeef);
+    expect(b.readU32(0xffffffff81000000n)).toBe(0xdeadbeef);
+    expect(b.isMapped(0x400000n)).toBe(false);
+    a.map(0xffff888000000000n, 4096, P);
+    expect(kernel.isMapped(0xffff888000000000n)).toBe(true);
+  });
+
+  it('should list pages in ascending address order with the shared kernel half last', () => {
+    const kernel = new AddressSpace();
+    kernel.map(0xffffffff81000000n, 4096, P);
+    const user = new AddressSpace(kernel);
+    user.map(0x7000n, 4096, P);
+    user.map(0x3000n, 4096, P);
+    expect([...user.pages()].map((p) => p.address)).toEqual([0x3000n, 0x7000n, 0xffffffff81000000n]);
+  });
+});

@@ -1,0 +1,232 @@
+import { mappingEpoch } from './mapping-epoch.js';
+import { MemoryError } from './memory-error.js';
+import { Page } from './page.js';
+import { PAGE_SIZE } from './page-flags.js';
+
+const KERNEL_HALF = 0xffff800000000000n;
+const MASK64 = 0xffffffffffffffffn;
+const KERNEL_HALF_KEY = 0xffff8 * 2 ** 32;
+
+/** The map key of the page holding `hi:lo` (exact in a double). */
+export function pageKey(lo: number, hi: number): number {
+  return (hi >>> 0) * 1048576 + (lo >>> 12);
+}
+
+function isCanonical(a: bigint): boolean {
+  return a < 0x800000000000n || a >= KERNEL_HALF;
+}
+
+/**
+ * One virtual address space (what CR3 points at): a sparse map of 4 KiB pages. A space built with a
+ * `kernel` space shares that space's upper canonical half: the same page objects, so a write through
+ * either is seen by both and decoded code is shared.
+ * @see Intel SDM Vol. 3A §4.5 (4-level paging) and Linux arch/x86/mm/pgtable.c (pgd_alloc shares the kernel half)
+ * @example
+ * const as = new AddressSpace();
+ * as.map(0x400000n, 4096, PageFlags.Present | PageFlags.User);
+ * as.writeU32(0x400000n, 0x90909090);
+ */
+export class AddressSpace {
+  /** Pages by {@link pageKey}. */
+  readonly pageMap = new Map<number, Page>();
+  /** The space whose upper half this space shares, or null. */
+  readonly kernel: AddressSpace | null;
+
+  constructor(kernel?: AddressSpace) {
+    this.kernel = kernel ? (kernel.kernel ?? kernel) : null;
+  }
+
+  /** The page holding `hi:lo`, following the shared kernel half. */
+  lookup(lo: number, hi: number): Page | undefined {
+    if (this.kernel !== null && hi < 0) return this.kernel.pageMap.get(pageKey(lo, hi));
+    return this.pageMap.get(pageKey(lo, hi));
+  }
+
+  /** Maps zero-filled pages; throws MemoryError if any is already mapped or the range is bad. */
+  map(address: bigint, size: number, flags: number): void {
+    const pages = this.range(address, size);
+    for (const a of pages) if (this.pageAt(a) !== undefined) throw new MemoryError('page already mapped', a);
+    for (const a of pages) this.owner(a).pageMap.set(keyOf(a), new Page(flags | 1));
+  }
+
+  /** Drops pages (and their decoded code); pages not mapped are ignored. */
+  unmap(address: bigint, size: number): void {
+    for (const a of this.range(address, size)) {
+      const owner = this.owner(a);
+      const page = owner.pageMap.get(keyOf(a));
+      if (page === undefined) continue;
+      page.invalidateCode();
+      owner.pageMap.delete(keyOf(a));
+    }
+    mappingEpoch.value++;
+  }
+
+  /** Changes the flags of mapped pages; throws MemoryError on an unmapped page. */
+  protect(address: bigint, size: number, flags: number): void {
+    const pages = this.range(address, size);
+    for (const a of pages) this.mustPage(a);
+    for (const a of pages) {
+      const page = this.mustPage(a);
+      if ((page.flags ^ flags) & 16) page.invalidateCode();
+      page.flags = flags | 1;
+    }
+    mappingEpoch.value++;
+  }
+
+  /** The flags of the page holding `address`, 0 when unmapped. */
+  flagsAt(address: bigint): number {
+    return this.pageAt(address)?.flags ?? 0;
+  }
+
+  /** True when every byte of [address, address+length) is mapped. */
+  isMapped(address: bigint, length = 1): boolean {
+    if (length <= 0) return true;
+    const first = address & ~0xfffn;
+    for (let a = first; a < address + BigInt(length); a += 4096n) {
+      if (this.pageAt(a & MASK64) === undefined) return false;
+    }
+    return true;
+  }
+
+  /** Host read, ignoring permissions; returns a copy. Throws MemoryError on an unmapped byte. */
+  read(address: bigint, length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const a = (address + BigInt(done)) & MASK64;
+      const page = this.mustPage(a);
+      const off = Number(a & 0xfffn);
+      const n = Math.min(PAGE_SIZE - off, length - done);
+      out.set(page.data.subarray(off, off + n), done);
+      done += n;
+    }
+    return out;
+  }
+
+  /** Host write, ignoring permissions; invalidates decoded code on every touched page. */
+  write(address: bigint, bytes: Uint8Array): void {
+    const pages: Page[] = [];
+    for (let done = 0; done < bytes.length; ) {
+      const a = (address + BigInt(done)) & MASK64;
+      pages.push(this.mustPage(a));
+      done += PAGE_SIZE - Number(a & 0xfffn);
+    }
+    let done = 0;
+    for (const page of pages) {
+      const off = Number((address + BigInt(done)) & 0xfffn);
+      const n = Math.min(PAGE_SIZE - off, bytes.length - done);
+      page.data.set(bytes.subarray(done, done + n), off);
+      page.onWrite(off, n);
+      done += n;
+    }
+  }
+
+  /** Host read of one byte. */
+  readU8(a: bigint): number {
+    return this.read(a, 1)[0];
+  }
+  /** Host read of a little-endian 16-bit value. */
+  readU16(a: bigint): number {
+    const b = this.read(a, 2);
+    return b[0] | (b[1] << 8);
+  }
+  /** Host read of a little-endian 32-bit value (unsigned). */
+  readU32(a: bigint): number {
+    const b = this.read(a, 4);
+    return (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) >>> 0;
+  }
+  /** Host read of a little-endian 64-bit value (unsigned). */
+  readU64(a: bigint): bigint {
+    return new DataView(this.read(a, 8).buffer).getBigUint64(0, true);
+  }
+  /** Host write of one byte. */
+  writeU8(a: bigint, v: number): void {
+    this.write(a, Uint8Array.of(v & 0xff));
+  }
+  /** Host write of a little-endian 16-bit value. */
+  writeU16(a: bigint, v: number): void {
+    this.write(a, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff));
+  }
+  /** Host write of a little-endian 32-bit value. */
+  writeU32(a: bigint, v: number): void {
+    this.write(a, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff));
+  }
+  /** Host write of a little-endian 64-bit value (taken modulo 2^64). */
+  writeU64(a: bigint, v: bigint): void {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt.asUintN(64, v), true);
+    this.write(a, b);
+  }
+
+  /** Reads a NUL-terminated string of at most `max` bytes (latin-1). */
+  readCString(a: bigint, max: number): string {
+    let s = '';
+    for (let i = 0; i < max; i++) {
+      const c = this.readU8((a + BigInt(i)) & MASK64);
+      if (c === 0) break;
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+
+  /**
+   * Marks bytes as instrumentation (int3 bytes, trampolines, detour jumps): instructions starting on
+   * them cost no virtual time. Invalidates the decoded code the range affects.
+   */
+  markInstrumentation(address: bigint, length: number, on: boolean): void {
+    for (let i = 0; i < length; i++) {
+      const a = (address + BigInt(i)) & MASK64;
+      const page = this.mustPage(a);
+      if (page.instrumentation === null) page.instrumentation = new Uint8Array(PAGE_SIZE);
+      page.instrumentation[Number(a & 0xfffn)] = on ? 1 : 0;
+    }
+    if (length > 0) {
+      for (let done = 0; done < length; ) {
+        const a = (address + BigInt(done)) & MASK64;
+        const off = Number(a & 0xfffn);
+        const n = Math.min(PAGE_SIZE - off, length - done);
+        this.mustPage(a).onWrite(off, n);
+        done += n;
+      }
+    }
+  }
+
+  /** Every mapped page in ascending address order (this space's lower half, then the shared upper half). */
+  *pages(): Iterable<{ address: bigint; flags: number; data: Uint8Array }> {
+    const entries = [...this.pageMap.entries()];
+    if (this.kernel !== null) for (const e of this.kernel.pageMap) if (e[0] >= KERNEL_HALF_KEY) entries.push(e);
+    entries.sort((x, y) => x[0] - y[0]);
+    for (const [key, page] of entries) yield { address: BigInt(key) << 12n, flags: page.flags, data: page.data };
+  }
+
+  private pageAt(a: bigint): Page | undefined {
+    if (!isCanonical(a)) return undefined;
+    return this.owner(a).pageMap.get(keyOf(a));
+  }
+
+  private mustPage(a: bigint): Page {
+    const page = this.pageAt(a);
+    if (page === undefined) throw new MemoryError('unmapped guest memory', a);
+    return page;
+  }
+
+  private owner(a: bigint): AddressSpace {
+    return this.kernel !== null && a >= KERNEL_HALF ? this.kernel : this;
+  }
+
+  private range(address: bigint, size: number): bigint[] {
+    const a = BigInt.asUintN(64, address);
+    if (a & 0xfffn) throw new MemoryError('address not page-aligned', a);
+    const out: bigint[] = [];
+    for (let off = 0n; off < BigInt(size); off += 4096n) {
+      const p = (a + off) & MASK64;
+      if (!isCanonical(p)) throw new MemoryError('non-canonical address', p);
+      out.push(p);
+    }
+    return out;
+  }
+}
+
+function keyOf(a: bigint): number {
+  return Number(a >> 12n);
+}

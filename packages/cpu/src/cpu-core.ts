@@ -1,0 +1,340 @@
+import type { AddressSpace } from './address-space.js';
+import { CpuFault } from './cpu-fault.js';
+import { CpuState } from './cpu-state.js';
+import { ExceptionVector } from './exception-vector.js';
+import type { Insn } from './insn.js';
+import { Page } from './page.js';
+import { PageFlags } from './page-flags.js';
+
+/** TLB entries (direct-mapped by page number; the mask 255 appears as a literal on the hot path). */
+const TLB_SIZE = 256;
+const DUMMY = new Page(0);
+
+/** Kinds of memory access, for permission checks and #PF error codes. */
+export const Access = { Read: 0, Write: 1, Fetch: 2 } as const;
+
+/** 64-bit value of int32 halves as a bigint (host side, allocates). */
+export function toBig(lo: number, hi: number): bigint {
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+}
+
+/**
+ * CPU state plus the memory path: a direct-mapped TLB with separate read, write and fetch entries in
+ * front of the address space's page map, effective-address computation and operand access.
+ * @see Intel SDM Vol. 3A §4.7 (page-fault exceptions) and §4.10 (caching translation information)
+ */
+export class CpuCore extends CpuState {
+  addressSpaceRef: AddressSpace;
+  cplValue: 0 | 3 = 0;
+  fsLo = 0;
+  fsHi = 0;
+  gsLo = 0;
+  gsHi = 0;
+  cr2Value = 0n;
+  /** Non-zero when the run loop must re-check pending interrupts and drop its cached code page. */
+  attention = 1;
+  /** High half of the last effective address. */
+  eah = 0;
+  /** Address of the memory destination read by readDst. */
+  mal = 0;
+  mah = 0;
+  readonly rTagLo = new Int32Array(TLB_SIZE).fill(1);
+  readonly rTagHi = new Int32Array(TLB_SIZE);
+  readonly rPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
+  readonly wTagLo = new Int32Array(TLB_SIZE).fill(1);
+  readonly wTagHi = new Int32Array(TLB_SIZE);
+  readonly wPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
+  readonly fTagLo = new Int32Array(TLB_SIZE).fill(1);
+  readonly fTagHi = new Int32Array(TLB_SIZE);
+  readonly fPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
+
+  constructor(addressSpace: AddressSpace) {
+    super();
+    this.addressSpaceRef = addressSpace;
+  }
+
+  /** Forgets every cached translation (a tag low half of 1 is never page-aligned, so never matches). @see Intel SDM Vol. 3A §4.10.4.1 (MOV to CR3 flushes the TLB) */
+  flushTlb(): void {
+    this.attention = 1;
+    this.rTagLo.fill(1);
+    this.wTagLo.fill(1);
+    this.fTagLo.fill(1);
+  }
+
+  /** Translates an address for `access`, raising #GP/#PF as the SDM says, and fills the TLB. */
+  translate(lo: number, hi: number, access: number): Page {
+    const top = hi >> 15;
+    if (top !== 0 && top !== -1) throw new CpuFault(ExceptionVector.GeneralProtection, 0);
+    const page = this.addressSpaceRef.lookup(lo, hi);
+    const user = this.cplValue === 3;
+    const code = (access === Access.Write ? 2 : 0) | (user ? 4 : 0) | (access === Access.Fetch ? 16 : 0);
+    if (page === undefined) this.pageFault(lo, hi, code);
+    const f = page.flags;
+    if (user && !(f & PageFlags.User)) this.pageFault(lo, hi, code | 1);
+    if (access === Access.Write && !(f & PageFlags.Writable)) this.pageFault(lo, hi, code | 1);
+    if (access === Access.Fetch && f & PageFlags.NoExecute) this.pageFault(lo, hi, code | 1);
+    const i = (lo >>> 12) & 255;
+    if (access === Access.Fetch) {
+      this.fTagLo[i] = lo & -4096;
+      this.fTagHi[i] = hi;
+      this.fPage[i] = page;
+    } else {
+      this.rTagLo[i] = lo & -4096;
+      this.rTagHi[i] = hi;
+      this.rPage[i] = page;
+      if (access === Access.Write) {
+        this.wTagLo[i] = lo & -4096;
+        this.wTagHi[i] = hi;
+        this.wPage[i] = page;
+      }
+    }
+    return page;
+  }
+
+  private pageFault(lo: number, hi: number, code: number): never {
+    throw new CpuFault(ExceptionVector.PageFault, code, BigInt.asUintN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)));
+  }
+
+  rd8(lo: number, hi: number): number {
+    const i = (lo >>> 12) & 255;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi) return this.rPage[i].data[lo & 0xfff];
+    return this.rdSlow(lo, hi, 1);
+  }
+
+  rd16(lo: number, hi: number): number {
+    const i = (lo >>> 12) & 255;
+    const off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4094)
+      return this.rPage[i].view.getUint16(off, true);
+    return this.rdSlow(lo, hi, 2);
+  }
+
+  rd32(lo: number, hi: number): number {
+    const i = (lo >>> 12) & 255;
+    const off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4092)
+      return this.rPage[i].view.getInt32(off, true);
+    return this.rdSlow(lo, hi, 4);
+  }
+
+  /** Reads 64 bits; returns the low half, the high half goes to `vh`. */
+  rd64(lo: number, hi: number): number {
+    const i = (lo >>> 12) & 255;
+    const off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4088) {
+      const v = this.rPage[i].view;
+      this.vh = v.getInt32(off + 4, true);
+      return v.getInt32(off, true);
+    }
+    return this.rdSlow(lo, hi, 8);
+  }
+
+  /** Any read the fast path cannot serve: a TLB miss or a page-crossing access. */
+  rdSlow(lo: number, hi: number, size: number): number {
+    const off = lo & 0xfff;
+    const p1 = this.translate(lo, hi, Access.Read);
+    let p2 = p1;
+    if (off + size > 4096) {
+      const nl = (lo + (4096 - off)) | 0;
+      p2 = this.translate(nl, nl === 0 ? (hi + 1) | 0 : hi, Access.Read);
+    }
+    let l = 0;
+    let h = 0;
+    for (let b = size - 1; b >= 0; b--) {
+      const o = off + b;
+      const byte = o < 4096 ? p1.data[o] : p2.data[o - 4096];
+      if (b >= 4) h |= byte << ((b - 4) * 8);
+      else l |= byte << (b * 8);
+    }
+    this.vh = h;
+    return size === 4 || size === 8 ? l : l >>> 0;
+  }
+
+  wr8(lo: number, hi: number, v: number): void {
+    const i = (lo >>> 12) & 255;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi) {
+      const p = this.wPage[i];
+      p.data[lo & 0xfff] = v;
+      if (p.code !== null) p.onWrite(lo & 0xfff, 1);
+      return;
+    }
+    this.wrSlow(lo, hi, 1, v, 0);
+  }
+
+  wr16(lo: number, hi: number, v: number): void {
+    const i = (lo >>> 12) & 255;
+    const off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4094) {
+      const p = this.wPage[i];
+      p.view.setUint16(off, v, true);
+      if (p.code !== null) p.onWrite(off, 2);
+      return;
+    }
+    this.wrSlow(lo, hi, 2, v, 0);
+  }
+
+  wr32(lo: number, hi: number, v: number): void {
+    const i = (lo >>> 12) & 255;
+    const off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4092) {
+      const p = this.wPage[i];
+      p.view.setInt32(off, v, true);
+      if (p.code !== null) p.onWrite(off, 4);
+      return;
+    }
+    this.wrSlow(lo, hi, 4, v, 0);
+  }
+
+  wr64(lo: number, hi: number, vl: number, vh: number): void {
+    const i = (lo >>> 12) & 255;
+    const off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4088) {
+      const p = this.wPage[i];
+      p.view.setInt32(off, vl, true);
+      p.view.setInt32(off + 4, vh, true);
+      if (p.code !== null) p.onWrite(off, 8);
+      return;
+    }
+    this.wrSlow(lo, hi, 8, vl, vh);
+  }
+
+  /** Any write the fast path cannot serve; checks both pages before writing either. */
+  wrSlow(lo: number, hi: number, size: number, vl: number, vh: number): void {
+    const off = lo & 0xfff;
+    const p1 = this.translate(lo, hi, Access.Write);
+    let p2 = p1;
+    if (off + size > 4096) {
+      const nl = (lo + (4096 - off)) | 0;
+      p2 = this.translate(nl, nl === 0 ? (hi + 1) | 0 : hi, Access.Write);
+    }
+    for (let b = 0; b < size; b++) {
+      const o = off + b;
+      const byte = (b >= 4 ? vh >>> ((b - 4) * 8) : vl >>> (b * 8)) & 0xff;
+      if (o < 4096) p1.data[o] = byte;
+      else p2.data[o - 4096] = byte;
+    }
+    if (p1.code !== null) p1.onWrite(off, Math.min(size, 4096 - off));
+    if (p2 !== p1 && p2.code !== null) p2.onWrite(0, off + size - 4096);
+  }
+
+  /** Reads `size` bytes (zero-extended below 4); the high half goes to `vh`. */
+  load(lo: number, hi: number, size: number): number {
+    switch (size) {
+      case 8:
+        return this.rd64(lo, hi);
+      case 4:
+        this.vh = 0;
+        return this.rd32(lo, hi);
+      case 2:
+        this.vh = 0;
+        return this.rd16(lo, hi);
+      default:
+        this.vh = 0;
+        return this.rd8(lo, hi);
+    }
+  }
+
+  store(lo: number, hi: number, size: number, vl: number, vh: number): void {
+    switch (size) {
+      case 8:
+        this.wr64(lo, hi, vl, vh);
+        return;
+      case 4:
+        this.wr32(lo, hi, vl);
+        return;
+      case 2:
+        this.wr16(lo, hi, vl);
+        return;
+      default:
+        this.wr8(lo, hi, vl);
+    }
+  }
+
+  /** Effective address of the memory operand; the high half goes to `eah`. @see Intel SDM Vol. 1 §3.7.5 */
+  ea(i: Insn): number {
+    let lo = i.ml;
+    let hi = i.mh;
+    if (i.mb >= 0) {
+      const l = (lo >>> 0) + (this.R[i.mb] >>> 0);
+      hi = hi + this.H[i.mb] + (l > 0xffffffff ? 1 : 0);
+      lo = l | 0;
+    }
+    if (i.mi >= 0) {
+      const x = (this.R[i.mi] >>> 0) * i.ms + (lo >>> 0);
+      hi = hi + this.H[i.mi] * i.ms + ((x / 4294967296) | 0);
+      lo = x | 0;
+    }
+    if (i.a32 !== 0) hi = 0;
+    if (i.seg !== 0) {
+      const l = (lo >>> 0) + ((i.seg === 1 ? this.fsLo : this.gsLo) >>> 0);
+      hi = hi + (i.seg === 1 ? this.fsHi : this.gsHi) + (l > 0xffffffff ? 1 : 0);
+      lo = l | 0;
+    }
+    this.eah = hi | 0;
+    return lo;
+  }
+
+  /** Reads the source operand (register, immediate or memory); high half to `vh`. */
+  readSrc(i: Insn): number {
+    switch (i.sk) {
+      case 1 /* OperandKind.Reg */:
+        return this.getR(i.sr, i.size);
+      case 3 /* OperandKind.Imm */:
+        this.vh = i.ih;
+        return i.il;
+      default: {
+        const lo = this.ea(i);
+        return this.load(lo, this.eah, i.size);
+      }
+    }
+  }
+
+  /** Reads the destination operand, remembering a memory destination's address for writeDst. */
+  readDst(i: Insn): number {
+    if (i.dk === 1 /* OperandKind.Reg */) return this.getR(i.dr, i.size);
+    const lo = this.ea(i);
+    this.mal = lo;
+    this.mah = this.eah;
+    return this.load(lo, this.eah, i.size);
+  }
+
+  /** Writes the destination operand read by the preceding readDst. */
+  writeDst(i: Insn, lo: number, hi: number): void {
+    if (i.dk === 1 /* OperandKind.Reg */) this.setR(i.dr, i.size, lo, hi);
+    else this.store(this.mal, this.mah, i.size, lo, hi);
+  }
+
+  /** Pushes `size` bytes; RSP moves only once the store succeeded. */
+  push(size: number, lo: number, hi: number): void {
+    const l = (this.R[4] - size) | 0;
+    const h = l >>> 0 > this.R[4] >>> 0 ? (this.H[4] - 1) | 0 : this.H[4];
+    this.store(l, h, size, lo, hi);
+    this.R[4] = l;
+    this.H[4] = h;
+  }
+
+  /** push of 64 bits (call, push r64): RSP moves only once the store succeeded. */
+  push64(lo: number, hi: number): void {
+    const l = (this.R[4] - 8) | 0;
+    const h = l >>> 0 > this.R[4] >>> 0 ? (this.H[4] - 1) | 0 : this.H[4];
+    this.wr64(l, h, lo, hi);
+    this.R[4] = l;
+    this.H[4] = h;
+  }
+
+  /** Reads the top of stack without moving RSP (pop commits with popCommit). */
+  peek(size: number): number {
+    return this.load(this.R[4], this.H[4], size);
+  }
+
+  popCommit(size: number): void {
+    const l = (this.R[4] + size) | 0;
+    if (l >>> 0 < this.R[4] >>> 0) this.H[4] = (this.H[4] + 1) | 0;
+    this.R[4] = l;
+  }
+
+  /** Raises #GP(0) when not at CPL 0. @see Intel SDM Vol. 3A §5.9 (privileged instructions) */
+  privileged(): void {
+    if (this.cplValue !== 0) throw new CpuFault(ExceptionVector.GeneralProtection, 0);
+  }
+}

@@ -1,0 +1,250 @@
+import { msb, PARITY } from './lazy-flags.js';
+
+const ARITH = 0x8d5;
+
+/**
+ * The register file of one CPU: sixteen GPRs as int32 halves (no BigInt on the hot path), RIP, and
+ * RFLAGS with lazily evaluated arithmetic flags.
+ * @see Intel SDM Vol. 1 §3.4 (basic program execution registers)
+ */
+export class CpuState {
+  /** Low 32 bits of each GPR. */
+  readonly R = new Int32Array(16);
+  /** High 32 bits of each GPR. */
+  readonly H = new Int32Array(16);
+  ripLo = 0;
+  ripHi = 0;
+  /** RFLAGS; its arithmetic bits are stale while `lop` is not LazyOp.None. */
+  flags = 2;
+  lop = 0;
+  lsz = 4;
+  ldl = 0;
+  ldh = 0;
+  lsl = 0;
+  lsh = 0;
+  lrl = 0;
+  lrh = 0;
+  lcf = 0;
+  lof = 0;
+  /** Second return value of helpers that produce 64 bits (the high half). */
+  vh = 0;
+
+  /** Records a flag-writing result. */
+  setLazy(
+    op: number,
+    size: number,
+    dl: number,
+    dh: number,
+    sl: number,
+    sh: number,
+    rl: number,
+    rh: number,
+    cf: number,
+  ): void {
+    this.lop = op;
+    this.lsz = size;
+    this.ldl = dl;
+    this.ldh = dh;
+    this.lsl = sl;
+    this.lsh = sh;
+    this.lrl = rl;
+    this.lrh = rh;
+    this.lcf = cf;
+  }
+
+  /** Records a result whose CF and OF are known (shifts, multiplies); AF reads 0. */
+  setResult(size: number, rl: number, rh: number, cf: number, of: number): void {
+    this.lop = 6 /* LazyOp.Result */;
+    this.lsz = size;
+    this.lrl = rl;
+    this.lrh = rh;
+    this.lcf = cf;
+    this.lof = of;
+  }
+
+  getCF(): number {
+    const d = this.ldl >>> 0;
+    switch (this.lop) {
+      case 0 /* LazyOp.None */:
+        return this.flags & 1;
+      case 1 /* LazyOp.Add */:
+        {
+          const r = this.lrl >>> 0;
+          if (this.lsz === 8 && this.lrh !== this.ldh) return this.lrh >>> 0 < this.ldh >>> 0 ? 1 : 0;
+          return (this.lcf ? r <= d : r < d) ? 1 : 0;
+        }
+      case 2 /* LazyOp.Sub */:
+        {
+          const s = this.lsl >>> 0;
+          if (this.lsz === 8 && this.ldh !== this.lsh) return this.ldh >>> 0 < this.lsh >>> 0 ? 1 : 0;
+          return (this.lcf ? d <= s : d < s) ? 1 : 0;
+        }
+      case 3 /* LazyOp.Logic */:
+        return 0;
+      default:
+        return this.lcf;
+    }
+  }
+
+  getZF(): number {
+    if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 6) & 1;
+    return this.lrl === 0 && (this.lsz !== 8 || this.lrh === 0) ? 1 : 0;
+  }
+
+  getSF(): number {
+    if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 7) & 1;
+    return msb(this.lrl, this.lrh, this.lsz);
+  }
+
+  getOF(): number {
+    const w = this.lsz === 8;
+    switch (this.lop) {
+      case 0 /* LazyOp.None */:
+        return (this.flags >> 11) & 1;
+      case 1 /* LazyOp.Add */:
+      case 4 /* LazyOp.Inc */:
+        return w
+          ? ((this.ldh ^ this.lrh) & (this.lsh ^ this.lrh)) >>> 31
+          : msb((this.ldl ^ this.lrl) & (this.lsl ^ this.lrl), 0, this.lsz);
+      case 2 /* LazyOp.Sub */:
+      case 5 /* LazyOp.Dec */:
+        return w
+          ? ((this.ldh ^ this.lsh) & (this.ldh ^ this.lrh)) >>> 31
+          : msb((this.ldl ^ this.lsl) & (this.ldl ^ this.lrl), 0, this.lsz);
+      case 3 /* LazyOp.Logic */:
+        return 0;
+      default:
+        return this.lof;
+    }
+  }
+
+  getPF(): number {
+    if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 2) & 1;
+    return PARITY[this.lrl & 0xff];
+  }
+
+  getAF(): number {
+    if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 4) & 1;
+    if (this.lop >= 1 /* LazyOp.Add */ && this.lop <= 5 /* LazyOp.Dec */ && this.lop !== 3 /* LazyOp.Logic */) {
+      return ((this.ldl ^ this.lsl ^ this.lrl) >>> 4) & 1;
+    }
+    return 0;
+  }
+
+  /** Folds the lazy state into `flags` and returns the full RFLAGS value. */
+  materialize(): number {
+    if (this.lop !== 0 /* LazyOp.None */) {
+      const bits =
+        this.getCF() |
+        (this.getPF() << 2) |
+        (this.getAF() << 4) |
+        (this.getZF() << 6) |
+        (this.getSF() << 7) |
+        (this.getOF() << 11);
+      this.flags = (this.flags & ~ARITH) | bits | 2;
+      this.lop = 0 /* LazyOp.None */;
+    }
+    return this.flags;
+  }
+
+  /** Replaces the arithmetic flags selected by `mask` with `bits`. */
+  setArith(mask: number, bits: number): void {
+    this.flags = (this.materialize() & ~mask) | (bits & mask);
+  }
+
+  /**
+   * Evaluates an Intel condition code (tttn: O NO B AE E NE BE A S NS P NP L GE LE G).
+   * @see Intel SDM Vol. 1 Appendix B (EFLAGS condition codes)
+   */
+  cond(cc: number): boolean {
+    // Fast path: after cmp/sub at 32/64 bits the signed and unsigned orders come straight from the operands.
+    if (this.lop === 2 /* LazyOp.Sub */ && this.lcf === 0 && this.lsz >= 4 && cc >= 12) {
+      const d = this.ldl;
+      const s = this.lsl;
+      let lt: boolean;
+      let eq: boolean;
+      if (this.lsz === 8) {
+        lt = this.ldh < this.lsh || (this.ldh === this.lsh && d >>> 0 < s >>> 0);
+        eq = this.ldh === this.lsh && d === s;
+      } else {
+        lt = d < s;
+        eq = d === s;
+      }
+      switch (cc) {
+        case 12:
+          return lt;
+        case 13:
+          return !lt;
+        case 14:
+          return lt || eq;
+        default:
+          return !lt && !eq;
+      }
+    }
+    let r: number;
+    switch (cc >> 1) {
+      case 0:
+        r = this.getOF();
+        break;
+      case 1:
+        r = this.getCF();
+        break;
+      case 2:
+        r = this.getZF();
+        break;
+      case 3:
+        r = this.getCF() | this.getZF();
+        break;
+      case 4:
+        r = this.getSF();
+        break;
+      case 5:
+        r = this.getPF();
+        break;
+      case 6:
+        r = this.getSF() ^ this.getOF();
+        break;
+      default:
+        r = this.getZF() | (this.getSF() ^ this.getOF());
+    }
+    return (r ^ (cc & 1)) !== 0;
+  }
+
+  /** Reads register `r` at `size` bytes (zero-extended); the high half goes to `vh`. */
+  getR(r: number, size: number): number {
+    switch (size) {
+      case 8:
+        this.vh = this.H[r];
+        return this.R[r];
+      case 4:
+        this.vh = 0;
+        return this.R[r];
+      case 2:
+        this.vh = 0;
+        return this.R[r] & 0xffff;
+      default:
+        this.vh = 0;
+        return r < 16 ? this.R[r] & 0xff : (this.R[r - 16] >>> 8) & 0xff;
+    }
+  }
+
+  /** Writes register `r` with x86 width rules: 32-bit writes zero the upper half, 8/16-bit merge. */
+  setR(r: number, size: number, lo: number, hi: number): void {
+    switch (size) {
+      case 8:
+        this.R[r] = lo;
+        this.H[r] = hi;
+        return;
+      case 4:
+        this.R[r] = lo;
+        this.H[r] = 0;
+        return;
+      case 2:
+        this.R[r] = (this.R[r] & ~0xffff) | (lo & 0xffff);
+        return;
+      default:
+        if (r < 16) this.R[r] = (this.R[r] & ~0xff) | (lo & 0xff);
+        else this.R[r - 16] = (this.R[r - 16] & ~0xff00) | ((lo & 0xff) << 8);
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { AddressSpace } from './address-space.js';
+import { Cpu } from './cpu.js';
+import { Msr } from './msr.js';
+import { PageFlags } from './page-flags.js';
+import { Reg } from './reg.js';
+import { Rflags } from './rflags.js';
+import type { TrapEvent } from './trap-event.js';
+
+const P = PageFlags.Present;
+const W = PageFlags.Writable;
+const U = PageFlags.User;
+const CODE = 0x400000n;
+const KERNEL = 0xffffffff81000000n;
+
+function setup(code: number[], cpl: 0 | 3 = 0): { cpu: Cpu; as: AddressSpace } {
+  const as = new AddressSpace();
+  as.map(CODE, 4096, P | W | U);
+  as.write(CODE, Uint8Array.from(code));
+  as.map(0x7f0000n, 4096, P | W | U);
+  as.map(KERNEL, 4096, P | W);
+  const cpu = new Cpu({ addressSpace: as });
+  cpu.rip = CODE;
+  cpu.setReg(Reg.RSP, 0x7f1000n);
+  cpu.cs = cpl === 3 ? 0x33 : 0x10;
+  return { cpu, as };
+}
+
+describe(Cpu.prototype.run, () => {
+  it('should report int3 as a trap with RIP after the 0xcc', () => {
+    const { cpu } = setup([0x90, 0xcc, 0x90]);
+    expect(cpu.run(10)).toEqual({ reason: 'exception', vector: 3, rip: CODE + 2n });
+    expect(cpu.retired).toBe(2);
+  });
+
+  it('should report int n with its vector and RIP after it', () => {
+    const { cpu } = setup([0xcd, 0x80]);
+    expect(cpu.run(10)).toEqual({ reason: 'exception', vector: 0x80, rip: CODE + 2n });
+  });
+
+  it('should stop at hlt with RIP after it', () => {
+    const { cpu } = setup([0x90, 0xf4]);
+    expect(cpu.run(10)).toEqual({ reason: 'hlt', rip: CODE + 2n });
+  });
+
+  it('should stop when the virtual budget is spent', () => {
+    const { cpu } = setup([0xeb, 0xfe]); // jmp .
+    expect(cpu.run(5)).toEqual({ reason: 'budget', rip: CODE });
+    expect(cpu.retired).toBe(5);
+  });
+
+  it('should single-step after popf sets TF but not on the popf itself', () => {
+    // pushfq; or dword [rsp], 0x100; popfq; nop; nop
+    const { cpu } = setup([0x9c, 0x81, 0x0c, 0x24, 0x00, 0x01, 0x00, 0x00, 0x9d, 0x90, 0x90]);
+    expect(cpu.run(100)).toEqual({ reason: 'exception', vector: 1, rip: CODE + 10n, singleStep: true });
+    expect(cpu.run(100)).toEqual({ reason: 'exception', vector: 1, rip: CODE + 11n, singleStep: true });
+  });
+
+  it('should not also single-step an instruction that faults', () => {
+    const { cpu } = setup([0x48, 0x8b, 0x03]); // mov rax, [rbx]
+    cpu.rflags = 0x302;
+    cpu.setReg(Reg.RBX, 0x900000n);
+    expect(cpu.step()).toMatchObject({ vector: 14, rip: CODE });
+  });
+
+  it('should take a pending interrupt only with IF=1 and after the STI shadow', () => {
+    const { cpu } = setup([0xfb, 0x90, 0x90, 0xf4]); // sti; nop; nop; hlt
+    cpu.rflags = 0x2;
+    cpu.raiseInterrupt(0x20);
+    expect(cpu.run(100)).toEqual({ reason: 'interrupt', vector: 0x20, rip: CODE + 2n });
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: CODE + 4n });
+  });
+
+  it('should keep an interrupt pending while IF=0', () => {
+    const { cpu } = setup([0x90, 0xf4]);
+    cpu.rflags = 0x2;
+    cpu.raiseInterrupt(0x21);
+    expect(cpu.run(100).reason).toBe('hlt');
+    cpu.rflags = 0x202;
+    expect(cpu.run(100)).toEqual({ reason: 'interrupt', vector: 0x21, rip: CODE + 2n });
+  });
+
+  it('should return at a Gate page without executing anything there', () => {
+    const { cpu, as } = setup([0xff, 0xd3, 0xf4]); // call rbx; hlt
+    as.map(0xffffffff90000000n, 4096, P | PageFlags.Gate);
+    cpu.setReg(Reg.RBX, 0xffffffff90000010n);
+    expect(cpu.run(100)).toEqual({ reason: 'gate', rip: 0xffffffff90000010n });
+    expect(cpu.retired).toBe(1);
+  });
+
+  it('should charge no virtual time for instrumentation bytes', () => {
+    const { cpu, as } = setup([0x90, 0x90, 0xcc, 0x90, 0x0f, 0x31, 0xf4]); // nop; nop; int3; nop; rdtsc; hlt
+    as.markInstrumentation(CODE + 1n, 2, true);
+    expect(cpu.run(100)).toMatchObject({ vector: 3 });
+    expect(cpu.run(100).reason).toBe('hlt');
+    expect(cpu.retired).toBe(6);
+    expect(cpu.virtualRetired).toBe(4);
+    expect(cpu.getReg(Reg.RAX)).toBe(2n); // virtual instructions retired before the rdtsc
+  });
+
+  it('should charge no virtual time in instrumentation mode', () => {
+    const { cpu } = setup([0x90, 0x90, 0x90, 0xf4]);
+    cpu.step();
+    cpu.instrumentationMode = true;
+    cpu.step();
+    cpu.instrumentationMode = false;
+    cpu.run(10);
+    expect([cpu.retired, cpu.virtualRetired]).toEqual([4, 3]);
+  });
+
+  it('should count the budget in virtual instructions and stop at the hard cap', () => {
+    const { cpu, as } = setup([0xeb, 0xfe]);
+    as.markInstrumentation(CODE, 2, true);
+    expect(cpu.run(10, 50)).toEqual({ reason: 'budget', rip: CODE });
+    expect(cpu.retired).toBe(50);
+    expect(cpu.virtualRetired).toBe(0);
+  });
+});
+
+describe('Cpu privilege', () => {
+  it.each([
+    ['cli', [0xfa]],
+    ['hlt', [0xf4]],
+    ['wrmsr', [0x0f, 0x30]],
+    ['mov cr3, rax', [0x0f, 0x22, 0xd8]],
+    ['swapgs', [0x0f, 0x01, 0xf8]],
+    ['out 0x80, al', [0xe6, 0x80]],
+    ['sysretq', [0x48, 0x0f, 0x07]],
+  ])('should raise #GP(0) for %s at CPL3', (_, code) => {
+    const { cpu } = setup(code, 3);
+    expect(cpu.step()).toEqual({ reason: 'exception', vector: 13, errorCode: 0, rip: CODE });
+  });
+
+  it('should round-trip syscall and sysretq with FMASK applied', () => {
+    const { cpu, as } = setup([0x0f, 0x05, 0x90], 3); // syscall; nop
+    as.write(KERNEL, Uint8Array.of(0x0f, 0x01, 0xf8, 0x0f, 0x01, 0xf8, 0x48, 0x0f, 0x07)); // swapgs x2; sysretq
+    cpu.writeMsr(Msr.LSTAR, KERNEL);
+    cpu.writeMsr(Msr.STAR, (0x23n << 48n) | (0x10n << 32n));
+    cpu.writeMsr(Msr.FMASK, 0x47700n);
+    cpu.rflags = 0x302 | Rflags.CF;
+    expect(cpu.step().reason).toBe('budget');
+    expect([cpu.cpl, cpu.cs, cpu.ss, cpu.rip]).toEqual([0, 0x10, 0x18, KERNEL]);
+    expect(cpu.getReg(Reg.RCX)).toBe(CODE + 2n);
+    expect(cpu.getReg(Reg.R11)).toBe(0x303n);
+    expect(cpu.rflags).toBe(0x3);
+    cpu.run(3);
+    expect([cpu.cpl, cpu.cs, cpu.ss, cpu.rip, cpu.rflags]).toEqual([3, 0x33, 0x2b, CODE + 2n, 0x303]);
+    expect(cpu.step()).toEqual({ reason: 'exception', vector: 1, rip: CODE + 3n, singleStep: true });
+  });
+
+  it('should swap GS bases with swapgs', () => {
+    const { cpu, as } = setup([0x0f, 0x01, 0xf8, 0x65, 0x48, 0x8b, 0x04, 0x25, 0x08, 0, 0, 0]); // swapgs; mov rax, gs:[8]
+    as.writeU64(0x7f0008n, 0xabcn);
+    cpu.gsBase = 0x1234n;
+    cpu.kernelGsBase = 0x7f0000n;
+    cpu.run(2);
+    expect([cpu.gsBase, cpu.kernelGsBase, cpu.getReg(Reg.RAX)]).toEqual([0x7f0000n, 0x1234n, 0xabcn]);
+  });
+
+  it('should return to CPL3 with iretq', () => {
+    const { cpu, as } = setup([0x48, 0xcf]);
+    const frame = [0x400100n, 0x33n, 0x246n, 0x7f0800n, 0x2bn];
+    for (const [k, v] of frame.entries()) as.writeU64(0x7f0f00n + BigInt(k * 8), v);
+    cpu.setReg(Reg.RSP, 0x7f0f00n);
+    expect(cpu.step().reason).toBe('budget');
+    expect([cpu.rip, cpu.cs, cpu.cpl, cpu.rflags, cpu.getReg(Reg.RSP), cpu.ss]).toEqual([
+      0x400100n,
+      0x33,
+      3,
+      0x246,
+      0x7f0800n,
+      0x2b,
+    ]);
+  });
+
+  it('should read and write MSRs, control registers and a deterministic TSC', () => {
+    const { cpu } = setup([0x0f, 0x32, 0x0f, 0x20, 0xd8, 0x0f, 0x31]); // rdmsr; mov rax, cr3; rdtsc
+    cpu.setReg(Reg.RCX, BigInt(Msr.LSTAR));
+    cpu.writeMsr(Msr.LSTAR, 0xffffffff81234567n);
+    cpu.cr3 = 0x5000n;
+    cpu.step();
+    expect([cpu.getReg(Reg.RAX), cpu.getReg(Reg.RDX)]).toEqual([0x81234567n, 0xffffffffn]);
+    cpu.step();
+    expect(cpu.getReg(Reg.RAX)).toBe(0x5000n);
+    cpu.writeMsr(Msr.TSC, 1000n);
+    cpu.step();
+    expect(cpu.getReg(Reg.RAX)).toBe(1000n);
+  });
+
+  it('should call the I/O callback for in and out', () => {
+    const out: number[] = [];
+    const as = new AddressSpace();
+    as.map(CODE, 4096, P);
+    as.write(CODE, Uint8Array.of(0xe6, 0x80, 0xec)); // out 0x80, al; in al, dx
+    const cpu = new Cpu({
+      addressSpace: as,
+      io: { in: (port) => port & 0xff, out: (port, _s, v) => out.push(port, v) },
+    });
+    cpu.rip = CODE;
+    cpu.setReg(Reg.RAX, 0x1234n);
+    cpu.setReg(Reg.RDX, 0x3f8n);
+    cpu.run(2);
+    expect(out).toEqual([0x80, 0x34]);
+    expect(cpu.getReg(Reg.RAX)).toBe(0x12f8n);
+  });
+});
+
+describe('Cpu traps$', () => {
+  it('should emit a frozen event naming the bytes and mnemonic of a #UD', () => {
+    const { cpu } = setup([0x0f, 0x28, 0x00]); // movaps xmm0, [rax]
+    const events: TrapEvent[] = [];
+    cpu.traps$.subscribe((e) => events.push(e));
+    expect(cpu.step()).toEqual({ reason: 'exception', vector: 6, rip: CODE });
+    expect(events).toEqual([
+      {
+        type: 'trap:raised',
+        cpu: 0,
+        vector: 6,
+        name: '#UD',
+        rip: CODE,
+        bytes: '0f 28 00',
+        mnemonic: 'movaps',
+        retired: 0,
+      },
+    ]);
+    expect(Object.isFrozen(events[0])).toBe(true);
+  });
+
+  it('should emit #PF with its error code and CR2', () => {
+    const { cpu } = setup([0x48, 0x8b, 0x03]);
+    cpu.setReg(Reg.RBX, 0x900000n);
+    const events: TrapEvent[] = [];
+    cpu.traps$.subscribe((e) => events.push(e));
+    cpu.step();
+    expect(events[0]).toMatchObject({ name: '#PF', vector: 14, errorCode: 0, cr2: 0x900000n });
+  });
+
+  it('should raise #UD for ud2', () => {
+    const { cpu } = setup([0x0f, 0x0b]);
+    expect(cpu.step()).toEqual({ reason: 'exception', vector: 6, rip: CODE });
+  });
+});
+
+describe(Cpu.prototype.saveContext, () => {
+  it('should round-trip the register file through restoreContext', () => {
+    const { cpu, as } = setup([0x48, 0xff, 0xc0, 0xf4]); // inc rax; hlt
+    for (let r = 0; r < 16; r++) cpu.setReg(r as 0, BigInt(r) * 0x1111111111111111n);
+    cpu.fsBase = 0x1000n;
+    cpu.writeMsr(Msr.STAR, 0x23n << 48n);
+    const saved = cpu.saveContext();
+    cpu.run(10);
+    const other = new Cpu({ addressSpace: as, id: 1 });
+    other.restoreContext(saved);
+    expect(other.saveContext()).toEqual(saved);
+    other.run(10);
+    expect(other.saveContext()).toEqual(cpu.saveContext());
+  });
+});

@@ -1,0 +1,262 @@
+import type { CpuCore } from './cpu-core.js';
+import type { Insn } from './insn.js';
+import { sizeMask } from './lazy-flags.js';
+
+/**
+ * add/or/adc/sbb/and/sub/xor/cmp/test in every operand form and size, with lazily computed flags.
+ * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
+ */
+export function execAlu(c: CpuCore, i: Insn): void {
+  const size = i.size;
+  const op = i.op;
+  const sl = c.readSrc(i);
+  const sh = c.vh;
+  const dl = c.readDst(i);
+  const dh = c.vh;
+  let rl: number;
+  let rh = 0;
+  let kind: number = 3 /* LazyOp.Logic */;
+  const cin = op === 13 /* Op.Adc */ || op === 14 /* Op.Sbb */ ? c.getCF() : 0;
+  switch (op) {
+    case 13 /* Op.Adc */:
+    case 11 /* Op.Add */:
+      kind = 1 /* LazyOp.Add */;
+      if (size === 8) {
+        const l = (dl >>> 0) + (sl >>> 0) + cin;
+        rl = l | 0;
+        rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
+      } else rl = (dl + sl + cin) & sizeMask(size);
+      break;
+    case 14 /* Op.Sbb */:
+    case 16 /* Op.Sub */:
+    case 18 /* Op.Cmp */:
+      kind = 2 /* LazyOp.Sub */;
+      if (size === 8) {
+        const l = (dl >>> 0) - (sl >>> 0) - cin;
+        rl = l | 0;
+        rh = (dh - sh - (l < 0 ? 1 : 0)) | 0;
+      } else rl = (dl - sl - cin) & sizeMask(size);
+      break;
+    case 12 /* Op.Or */:
+      rl = dl | sl;
+      rh = dh | sh;
+      break;
+    case 17 /* Op.Xor */:
+      rl = dl ^ sl;
+      rh = dh ^ sh;
+      break;
+    default:
+      rl = dl & sl;
+      rh = dh & sh;
+  }
+  if (op !== 18 /* Op.Cmp */ && op !== 19 /* Op.Test */) c.writeDst(i, rl, rh);
+  c.setLazy(kind, size, dl, dh, sl, sh, rl, rh, cin);
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/**
+ * inc/dec (CF preserved), not (no flags), neg (CF = operand != 0).
+ * @see Intel SDM Vol. 2A (INC, DEC, NOT, NEG)
+ */
+export function execUnary(c: CpuCore, i: Insn): void {
+  const size = i.size;
+  const dl = c.readDst(i);
+  const dh = c.vh;
+  const mask = sizeMask(size);
+  let rl: number;
+  let rh = 0;
+  switch (i.op) {
+    case 20 /* Op.Inc */:
+    case 21 /* Op.Dec */:
+      {
+        const inc = i.op === 20 /* Op.Inc */;
+        if (size === 8) {
+          rl = (inc ? dl + 1 : dl - 1) | 0;
+          rh = inc ? (rl === 0 ? (dh + 1) | 0 : dh) : rl === -1 ? (dh - 1) | 0 : dh;
+        } else rl = (inc ? dl + 1 : dl - 1) & mask;
+        const cf = c.getCF();
+        c.writeDst(i, rl, rh);
+        c.setLazy(inc ? 4 /* LazyOp.Inc */ : 5 /* LazyOp.Dec */, size, dl, dh, 1, 0, rl, rh, cf);
+        break;
+      }
+    case 22 /* Op.Not */:
+      c.writeDst(i, ~dl & mask, ~dh);
+      break;
+    default:
+      if (size === 8) {
+        rl = -dl | 0;
+        rh = (~dh + (dl === 0 ? 1 : 0)) | 0;
+      } else rl = -dl & mask;
+      c.writeDst(i, rl, rh);
+      c.setLazy(2 /* LazyOp.Sub */, size, 0, 0, dl, dh, rl, rh, 0);
+  }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/** Reads the source at its own size (`size2`), zero-extended; high half to `vh`. */
+function readSrc2(c: CpuCore, i: Insn): number {
+  if (i.sk === 1 /* OperandKind.Reg */) return c.getR(i.sr, i.size2);
+  const lo = c.ea(i);
+  return c.load(lo, c.eah, i.size2);
+}
+
+/**
+ * movzx/movsx/movsxd: widen the source to the destination size.
+ * @see Intel SDM Vol. 2B (MOVZX, MOVSX/MOVSXD)
+ */
+export function execExtend(c: CpuCore, i: Insn): void {
+  let v = readSrc2(c, i);
+  let h = 0;
+  if (i.op === 9 /* Op.Movsx */) {
+    if (i.size2 === 1) v = (v << 24) >> 24;
+    else if (i.size2 === 2) v = (v << 16) >> 16;
+    h = v >> 31;
+  } else if (i.size2 === 8) h = c.vh;
+  c.setR(i.dr, i.size, v, h);
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/** Writes a register or memory destination without reading it first. */
+export function writeOperand(c: CpuCore, i: Insn, lo: number, hi: number): void {
+  if (i.dk === 1 /* OperandKind.Reg */) c.setR(i.dr, i.size, lo, hi);
+  else {
+    const a = c.ea(i);
+    c.store(a, c.eah, i.size, lo, hi);
+  }
+}
+
+/**
+ * setcc and cmovcc (a 32-bit cmov zero-extends its destination even when the condition is false).
+ * @see Intel SDM Vol. 2B (SETcc) and Vol. 2A (CMOVcc)
+ */
+export function execConditional(c: CpuCore, i: Insn): void {
+  if (i.op === 40 /* Op.Setcc */) writeOperand(c, i, c.cond(i.cc) ? 1 : 0, 0);
+  else {
+    const v = c.readSrc(i);
+    const h = c.vh;
+    if (c.cond(i.cc)) c.setR(i.dr, i.size, v, h);
+    else if (i.size === 4) c.H[i.dr] = 0;
+  }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/**
+ * xchg, cmpxchg and xadd (lock prefixes need no extra work: instructions execute atomically here).
+ * @see Intel SDM Vol. 2A (CMPXCHG) and Vol. 2B (XCHG, XADD)
+ */
+export function execExchange(c: CpuCore, i: Insn): void {
+  const size = i.size;
+  const dl = c.readDst(i);
+  const dh = c.vh;
+  const sl = c.getR(i.sr, size);
+  const sh = c.vh;
+  if (i.op === 45 /* Op.Xchg */) {
+    c.writeDst(i, sl, sh);
+    c.setR(i.sr, size, dl, dh);
+  } else if (i.op === 47 /* Op.Xadd */) {
+    let rl: number;
+    let rh = 0;
+    if (size === 8) {
+      const l = (dl >>> 0) + (sl >>> 0);
+      rl = l | 0;
+      rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
+    } else rl = (dl + sl) & sizeMask(size);
+    if (i.dk === 1 /* OperandKind.Reg */) {
+      c.setR(i.sr, size, dl, dh);
+      c.setR(i.dr, size, rl, rh);
+    } else {
+      c.writeDst(i, rl, rh);
+      c.setR(i.sr, size, dl, dh);
+    }
+    c.setLazy(1 /* LazyOp.Add */, size, dl, dh, sl, sh, rl, rh, 0);
+  } else {
+    const al = c.getR(0, size);
+    const ah = c.vh;
+    let rl: number;
+    let rh = 0;
+    if (size === 8) {
+      const l = (al >>> 0) - (dl >>> 0);
+      rl = l | 0;
+      rh = (ah - dh - (l < 0 ? 1 : 0)) | 0;
+    } else rl = (al - dl) & sizeMask(size);
+    if (al === dl && ah === dh) c.writeDst(i, sl, sh);
+    else {
+      // A failed compare writes a memory destination back unchanged (locked cycle); a register is untouched.
+      if (i.dk === 2 /* OperandKind.Mem */) c.writeDst(i, dl, dh);
+      c.setR(0, size, dl, dh);
+    }
+    c.setLazy(2 /* LazyOp.Sub */, size, al, ah, dl, dh, rl, rh, 0);
+  }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/**
+ * The common case of execAlu: a 32/64-bit register destination and a register or immediate source.
+ * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
+ */
+export function execAluReg(c: CpuCore, i: Insn): void {
+  const d = i.dr;
+  const op = i.i2;
+  const R = c.R;
+  const H = c.H;
+  const dl = R[d];
+  const w = i.size === 8;
+  const dh = w ? H[d] : 0;
+  let sl: number;
+  let sh: number;
+  if (i.sk === 3 /* OperandKind.Imm */) {
+    sl = i.il;
+    sh = i.ih;
+  } else {
+    sl = R[i.sr];
+    sh = w ? H[i.sr] : 0;
+  }
+  let rl: number;
+  let rh = 0;
+  let kind: number = 3 /* LazyOp.Logic */;
+  const cin = op === 13 /* Op.Adc */ || op === 14 /* Op.Sbb */ ? c.getCF() : 0;
+  switch (op) {
+    case 13 /* Op.Adc */:
+    case 11 /* Op.Add */:
+      {
+        kind = 1 /* LazyOp.Add */;
+        const l = (dl >>> 0) + (sl >>> 0) + cin;
+        rl = l | 0;
+        if (w) rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
+        break;
+      }
+    case 14 /* Op.Sbb */:
+    case 16 /* Op.Sub */:
+    case 18 /* Op.Cmp */:
+      {
+        kind = 2 /* LazyOp.Sub */;
+        const l = (dl >>> 0) - (sl >>> 0) - cin;
+        rl = l | 0;
+        if (w) rh = (dh - sh - (l < 0 ? 1 : 0)) | 0;
+        break;
+      }
+    case 12 /* Op.Or */:
+      rl = dl | sl;
+      rh = dh | sh;
+      break;
+    case 17 /* Op.Xor */:
+      rl = dl ^ sl;
+      rh = dh ^ sh;
+      break;
+    default:
+      rl = dl & sl;
+      rh = dh & sh;
+  }
+  if (op !== 18 /* Op.Cmp */ && op !== 19 /* Op.Test */) {
+    R[d] = rl;
+    H[d] = rh;
+  }
+  c.setLazy(kind, i.size, dl, dh, sl, sh, rl, rh, cin);
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}

@@ -1,0 +1,119 @@
+import type { CpuCore } from './cpu-core.js';
+import type { Insn } from './insn.js';
+
+function bswap32(v: number): number {
+  return ((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24);
+}
+
+function ctz32(v: number): number {
+  return v === 0 ? 32 : 31 - Math.clz32(v & -v);
+}
+
+function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/**
+ * bswap, bsf, bsr, tzcnt, lzcnt, popcnt. bsf/bsr leave the destination unchanged on a zero source;
+ * their CF/OF/SF/AF/PF are undefined and left as they were.
+ * @see Intel SDM Vol. 2A (BSF, BSR, BSWAP, LZCNT) and Vol. 2B (POPCNT, TZCNT)
+ */
+export function execBitScan(c: CpuCore, i: Insn): void {
+  const size = i.size;
+  if (i.op === 48 /* Op.Bswap */) {
+    const r = i.dr;
+    if (size === 8) {
+      const l = c.R[r];
+      c.R[r] = bswap32(c.H[r]);
+      c.H[r] = bswap32(l);
+    } else if (size === 4) c.setR(r, 4, bswap32(c.R[r]), 0);
+    else c.setR(r, 2, 0, 0);
+  } else {
+    const l = c.readSrc(i);
+    const h = size === 8 ? c.vh : 0;
+    const bits = size * 8;
+    const zero = l === 0 && h === 0;
+    const low = h !== 0 && l === 0;
+    let r = 0;
+    switch (i.op) {
+      case 49 /* Op.Bsf */:
+      case 51 /* Op.Tzcnt */:
+        r = zero ? bits : low ? 32 + ctz32(h) : ctz32(l);
+        break;
+      case 50 /* Op.Bsr */:
+      case 52 /* Op.Lzcnt */:
+        r = zero ? bits : size === 8 ? (h !== 0 ? Math.clz32(h) : 32 + Math.clz32(l)) : Math.clz32(l) - (32 - bits);
+        if (i.op === 50 /* Op.Bsr */) r = bits - 1 - r;
+        break;
+      default:
+        r = popcount32(l) + popcount32(h);
+    }
+    if (i.op === 49 /* Op.Bsf */ || i.op === 50 /* Op.Bsr */) {
+      if (!zero) c.setR(i.dr, size, r, 0);
+      c.setArith(0x40, zero ? 0x40 : 0);
+    } else if (i.op === 53 /* Op.Popcnt */) {
+      c.setR(i.dr, size, r, 0);
+      c.setArith(0x8d5, zero ? 0x40 : 0);
+    } else {
+      c.setR(i.dr, size, r, 0);
+      c.setArith(0x41, (zero ? 1 : 0) | (r === 0 ? 0x40 : 0));
+    }
+  }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/**
+ * bt/bts/btr/btc (cc = 0..3) on registers and bit strings in memory (a register offset addresses
+ * beyond the operand, signed). CF = the selected bit; OF/SF/AF/PF undefined and left as they were.
+ * @see Intel SDM Vol. 2A (BT, BTC, BTR, BTS)
+ */
+export function execBitTest(c: CpuCore, i: Insn): void {
+  const size = i.size;
+  const bits = size * 8;
+  let off: number;
+  let lo = 0;
+  let hi = 0;
+  let dl: number;
+  let dh: number;
+  if (i.sk === 3 /* OperandKind.Imm */) off = i.il & (bits - 1);
+  else off = c.getR(i.sr, size);
+  if (i.dk === 2 /* OperandKind.Mem */) {
+    lo = c.ea(i);
+    hi = c.eah;
+    if (i.sk !== 3 /* OperandKind.Imm */) {
+      // Step 1: the signed bit offset's byte part, (offset >> 3) aligned down to the operand size.
+      const oh = size === 8 ? c.vh : size === 4 ? off >> 31 : ((off << 16) >> 16) >> 31;
+      const sl = size === 2 ? (off << 16) >> 16 : off;
+      const bl = ((sl >>> 3) | (oh << 29)) & ~(size - 1);
+      const bh = oh >> 3;
+      // Step 2: add it to the effective address (64-bit).
+      const x = (lo >>> 0) + (bl >>> 0);
+      hi = (hi + bh + (x > 0xffffffff ? 1 : 0)) | 0;
+      lo = x | 0;
+      off &= bits - 1;
+    }
+    dl = c.load(lo, hi, size);
+    dh = c.vh;
+  } else {
+    off &= bits - 1;
+    dl = c.getR(i.dr, size);
+    dh = c.vh;
+  }
+  const inHi = off >= 32;
+  const m = 1 << (off & 31);
+  const cf = ((inHi ? dh : dl) & m) !== 0 ? 1 : 0;
+  if (i.cc !== 0) {
+    let w = inHi ? dh : dl;
+    w = i.cc === 1 ? w | m : i.cc === 2 ? w & ~m : w ^ m;
+    if (inHi) dh = w;
+    else dl = w;
+    if (i.dk === 2 /* OperandKind.Mem */) c.store(lo, hi, size, dl, dh);
+    else c.setR(i.dr, size, dl, dh);
+  }
+  c.setArith(1, cf);
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}

@@ -1,0 +1,95 @@
+import type { CpuCore } from './cpu-core.js';
+import { writeOperand } from './exec-alu.js';
+import type { Insn } from './insn.js';
+
+/**
+ * Stack and control-flow instructions other than jcc: push/pop (reg, imm, mem), indirect call/jmp,
+ * ret imm16, leave, jrcxz, loop, and the cbw/cwd families.
+ * @see Intel SDM Vol. 2B (PUSH, POP, LEAVE, RET, CALL, JMP, LOOP, CBW/CWDE/CDQE, CWD/CDQ/CQO)
+ */
+export function execFlow(c: CpuCore, i: Insn): void {
+  switch (i.op) {
+    case 32 /* Op.Push */:
+      {
+        const v = c.readSrc(i);
+        if (i.size === 8) c.push64(v, c.vh);
+        else c.push(i.size, v, c.vh);
+        break;
+      }
+    case 33 /* Op.Pop */:
+      {
+        const v = c.peek(i.size);
+        const h = c.vh;
+        const sl = c.R[4];
+        const sh = c.H[4];
+        c.popCommit(i.size);
+        if (i.dk === 1 /* OperandKind.Reg */) c.setR(i.dr, i.size, v, h);
+        else {
+          try {
+            writeOperand(c, i, v, h);
+          } catch (e) {
+            c.R[4] = sl;
+            c.H[4] = sh;
+            throw e;
+          }
+        }
+        break;
+      }
+    case 35 /* Op.CallInd */:
+      {
+        const t = c.readSrc(i);
+        const th = c.vh;
+        c.push(8, i.nl, i.nh);
+        c.ripLo = t;
+        c.ripHi = th;
+        return;
+      }
+    case 38 /* Op.JmpInd */:
+      c.ripLo = c.readSrc(i);
+      c.ripHi = c.vh;
+      return;
+    case 42 /* Op.Leave */:
+      {
+        const v = c.rd64(c.R[5], c.H[5]);
+        const h = c.vh;
+        const x = (c.R[5] >>> 0) + 8;
+        c.R[4] = x | 0;
+        c.H[4] = (c.H[5] + (x > 0xffffffff ? 1 : 0)) | 0;
+        c.R[5] = v;
+        c.H[5] = h;
+        break;
+      }
+    case 43 /* Op.Cbw */:
+      {
+        const r = c.R[0];
+        if (i.size === 2) c.setR(0, 2, (r << 24) >> 24, 0);
+        else if (i.size === 4) c.setR(0, 4, (r << 16) >> 16, 0);
+        else c.H[0] = r >> 31;
+        break;
+      }
+    case 44 /* Op.Cwd */:
+      if (i.size === 2) c.setR(2, 2, (c.R[0] << 16) >> 31, 0);
+      else if (i.size === 4) c.setR(2, 4, c.R[0] >> 31, 0);
+      else c.setR(2, 8, c.H[0] >> 31, c.H[0] >> 31);
+      break;
+    case 89 /* Op.Jrcxz */:
+    case 90 /* Op.Loop */:
+      {
+        let taken: boolean;
+        if (i.op === 90 /* Op.Loop */) {
+          const x = (c.R[1] >>> 0) - 1;
+          c.R[1] = x | 0;
+          if (x < 0) c.H[1] = (c.H[1] - 1) | 0;
+          taken = c.R[1] !== 0 || c.H[1] !== 0;
+        } else taken = c.R[1] === 0 && c.H[1] === 0;
+        if (taken) {
+          c.ripLo = i.tl;
+          c.ripHi = i.th;
+          return;
+        }
+        break;
+      }
+  }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}

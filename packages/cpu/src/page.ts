@@ -1,0 +1,63 @@
+import type { Insn } from './insn.js';
+import { PAGE_SIZE } from './page-flags.js';
+
+/** Longest x86 instruction, in bytes. @see Intel SDM Vol. 2A §2.3.11 */
+export const MAX_INSN_LENGTH = 15;
+
+/**
+ * One 4 KiB page of guest memory: its bytes, permissions, and the code decoded from it. Decoded code
+ * belongs to the page object, so every address space and CPU sharing the page shares it, and any
+ * write to the page (guest store or host write) drops the instructions it overlaps.
+ * @see Intel SDM Vol. 3A §4.5 (paging) and §11.6 (self-modifying code)
+ */
+export class Page {
+  readonly data = new Uint8Array(PAGE_SIZE);
+  readonly view = new DataView(this.data.buffer);
+  flags: number;
+  /** Decoded instruction per start offset, or null when nothing on the page was decoded. */
+  code: (Insn | null)[] | null = null;
+  /** Pages whose last instructions straddle into this one. */
+  straddlers: Page[] | null = null;
+  /** One byte per offset: 1 when the byte belongs to instrumentation (costs no virtual time). */
+  instrumentation: Uint8Array | null = null;
+
+  constructor(flags: number) {
+    this.flags = flags;
+  }
+
+  /** The decode cache of this page, created on first use. */
+  codeArray(): (Insn | null)[] {
+    if (this.code === null) this.code = new Array<Insn | null>(PAGE_SIZE).fill(null);
+    return this.code;
+  }
+
+  /** Records that `page` holds an instruction continuing on this page. */
+  addStraddler(page: Page): void {
+    this.codeArray();
+    if (this.straddlers === null) this.straddlers = [];
+    if (!this.straddlers.includes(page)) this.straddlers.push(page);
+  }
+
+  /** Drops every decoded instruction overlapping bytes [offset, offset+length). */
+  onWrite(offset: number, length: number): void {
+    const code = this.code;
+    if (code === null) return;
+    const end = offset + length;
+    for (let o = offset < MAX_INSN_LENGTH ? 0 : offset - MAX_INSN_LENGTH + 1; o < end; o++) {
+      const insn = code[o];
+      if (insn !== null && o + insn.len > offset) code[o] = null;
+    }
+    if (offset < MAX_INSN_LENGTH && this.straddlers !== null) {
+      for (const p of this.straddlers) p.onWrite(PAGE_SIZE - MAX_INSN_LENGTH, MAX_INSN_LENGTH);
+    }
+  }
+
+  /** Drops all decoded code of this page (and straddling code of pages before it). */
+  invalidateCode(): void {
+    if (this.straddlers !== null) {
+      for (const p of this.straddlers) p.onWrite(PAGE_SIZE - MAX_INSN_LENGTH, MAX_INSN_LENGTH);
+    }
+    this.code = null;
+    this.straddlers = null;
+  }
+}
