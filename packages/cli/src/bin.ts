@@ -1,4 +1,9 @@
 #!/usr/bin/env node
 import { createProgram } from './program.js';
+import { reportError } from './report-error.js';
 
-await createProgram().parseAsync(process.argv);
+try {
+  await createProgram().parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = reportError(error, (line) => process.stderr.write(line));
+}

@@ -10,4 +10,15 @@ describe(createProgram, () => {
     await expect(program.parseAsync(['node', 'int3', '--version'])).rejects.toThrow(VERSION);
     expect(out.trim()).toBe(VERSION);
   });
+
+  it('should register the call and demo commands, each with an example in its help', () => {
+    const program = createProgram();
+    for (const name of ['call', 'demo']) {
+      const command = program.commands.find((c) => c.name() === name);
+      expect(command).toBeDefined();
+      let help = '';
+      command!.configureOutput({ writeOut: (s) => (help += s) }).outputHelp();
+      expect(help).toContain('Example:');
+    }
+  });
 });

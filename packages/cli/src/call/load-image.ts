@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { ElfError, type ElfFile, parseElf, SymbolTable } from '@int3/cpu';
+import { CliError } from '../cli-error.js';
+import { sampleImagePath } from './sample-image-path.js';
+
+/** A parsed, linked image with its symbols. */
+export interface GuestImage {
+  readonly path: string;
+  readonly file: ElfFile;
+  readonly symbols: SymbolTable;
+}
+
+/**
+ * Reads and parses an ET_EXEC image (the sample image when `path` is undefined). A missing, unreadable
+ * or malformed file is a usage {@link CliError} whose message says which file and what is wrong.
+ */
+export function loadImage(path: string | undefined, command: string): GuestImage {
+  const file = path ?? sampleImagePath();
+  if (file === undefined)
+    throw new CliError('usage', 'cannot locate the @int3/cpu package for its sample image', command);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    const what = path === undefined ? 'sample image' : 'image';
+    throw new CliError('usage', `cannot read ${what} '${file}': ${reason}`, command);
+  }
+  try {
+    const elf = parseElf(bytes, file);
+    if (elf.type !== 'exec') {
+      throw new CliError(
+        'usage',
+        `image '${file}' is a relocatable object (ET_REL); link it into an executable`,
+        command,
+      );
+    }
+    return { path: file, file: elf, symbols: SymbolTable.fromElf(elf) };
+  } catch (error) {
+    if (error instanceof ElfError) throw new CliError('usage', `bad image: ${error.message}`, command);
+    throw error;
+  }
+}

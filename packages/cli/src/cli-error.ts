@@ -1,0 +1,26 @@
+/** Why a command stopped: a bad command line or input file (exit 2), or a run that failed (exit 1). */
+export type CliErrorKind = 'usage' | 'failure';
+
+/**
+ * The one error type commands throw for expected outcomes; `bin.ts` prints its message as a single line
+ * on stderr (a usage error adds a hint naming the command's `--help`) and exits with {@link exitCode}.
+ *
+ * @example
+ * throw new CliError('usage', `bad argument 'zz': expected an integer, str:TEXT or buf:N`);
+ */
+export class CliError extends Error {
+  constructor(
+    readonly kind: CliErrorKind,
+    message: string,
+    /** The command whose `--help` a usage error points at, e.g. 'call'. */
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+
+  /** 2 for a usage error, 1 for a failed run. */
+  get exitCode(): 1 | 2 {
+    return this.kind === 'usage' ? 2 : 1;
+  }
+}

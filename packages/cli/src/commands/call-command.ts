@@ -1,0 +1,75 @@
+import { ElfError, MemoryError } from '@int3/cpu';
+import type { Command } from 'commander';
+import { describeStop } from '../call/describe-stop.js';
+import { callGuestFunction } from '../call/guest-call.js';
+import { loadImage } from '../call/load-image.js';
+import { parseCallArgument, parseCount } from '../call/parse-call-argument.js';
+import { resolveFunction } from '../call/resolve-function.js';
+import { CliError } from '../cli-error.js';
+import { writeOut } from '../write-out.js';
+
+const EXAMPLE = `
+Arguments: decimal (42, -1 as two's complement), 0x hex, str:TEXT (pointer to a NUL-terminated copy),
+buf:N (pointer to N zero bytes). Up to six, passed in rdi, rsi, rdx, rcx, r8, r9; after --, an
+argument is never read as an option (int3 call f -- -0x10).
+
+Example:
+  $ int3 call div_s64 -100 7
+  return: 18446744073709551602
+  $ int3 call --json hash_crc32 str:123456789 9
+  {"return":"3421780262","instructions":646}
+
+Exit status: 0 returned, 1 guest fault or --max-insns exhausted, 2 bad argument or image.`;
+
+/** Options of `int3 call`. */
+interface CallOptions {
+  image?: string;
+  json?: boolean;
+  maxInsns: string;
+}
+
+/**
+ * Registers `int3 call [--image <elf>] [--json] [--max-insns <n>] <symbol> [args...]`: run one function
+ * of a freestanding x86-64 ELF in ring 0 and print `return: <rax as unsigned decimal>`.
+ */
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description('run one function of a freestanding x86-64 ELF in ring 0 and print what it returns')
+    .argument('<symbol>', 'the function: a symbol of the image, or a 0x address')
+    .argument('[args...]', 'up to six arguments: 42, -1, 0x10, str:TEXT, buf:N')
+    .option('--image <elf>', 'ET_EXEC image to load (default: the @int3/cpu sample image)')
+    .option('--json', 'print {"return":"<decimal>","instructions":<count>} instead')
+    .option('--max-insns <n>', 'give up after this many instructions', '1e9')
+    .addHelpText('after', EXAMPLE)
+    .action((symbol: string, rawArgs: string[], options: CallOptions, command: Command) => {
+      runCall(command, symbol, rawArgs, options);
+    });
+}
+
+function runCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions): void {
+  // Step 1: everything the user typed, before any work.
+  if (rawArgs.length > 6) throw new CliError('usage', `too many arguments (${rawArgs.length}); at most 6`, 'call');
+  const args = rawArgs.map(parseCallArgument);
+  const maxInsns = parseCount(options.maxInsns, '--max-insns');
+  // Step 2: the image and the function.
+  const image = loadImage(options.image, 'call');
+  const address = resolveFunction(image, symbol, 'call');
+  // Step 3: the call.
+  let call: ReturnType<typeof callGuestFunction>;
+  try {
+    call = callGuestFunction(image, address, args, maxInsns);
+  } catch (error) {
+    if (error instanceof ElfError) throw new CliError('usage', `bad image: ${error.message}`, 'call');
+    if (error instanceof MemoryError) throw new CliError('failure', `cannot set up the call: ${error.message}`);
+    throw error;
+  }
+  if (call.outcome.kind !== 'returned') {
+    throw new CliError('failure', describeStop(call.outcome.result, call.traps, image.symbols, call.space, maxInsns));
+  }
+  const value = call.outcome.value.toString();
+  writeOut(
+    command,
+    options.json ? `${JSON.stringify({ return: value, instructions: call.instructions })}\n` : `return: ${value}\n`,
+  );
+}

@@ -1,0 +1,21 @@
+import { CommanderError } from 'commander';
+import { CliError } from './cli-error.js';
+
+/**
+ * Turns whatever a command threw into one line on `write` and an exit code: a {@link CliError} prints
+ * its message (plus a `--help` hint for usage errors) and exits 2 or 1; commander's own parse errors,
+ * already printed by commander, exit 2 (0 for --help/--version); anything else is a bug, reported
+ * as one `internal error` line (the stack only with INT3_DEBUG=1).
+ */
+export function reportError(error: unknown, write: (line: string) => void): number {
+  if (error instanceof CliError) {
+    const hint = error.kind === 'usage' ? ` (see 'int3 ${error.command ? `${error.command} ` : ''}--help')` : '';
+    write(`${error.message}${hint}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  const text = error instanceof Error ? error.message : String(error);
+  write(`int3: internal error: ${text}\n`);
+  if (process.env.INT3_DEBUG && error instanceof Error && error.stack) write(`${error.stack}\n`);
+  return 1;
+}
