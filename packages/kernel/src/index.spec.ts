@@ -3,6 +3,38 @@ import * as api from './index.js';
 
 describe('@int3/kernel exports', () => {
   it('should expose exactly the public API', () => {
-    expect(Object.keys(api).sort()).toEqual([]);
+    expect(Object.keys(api).sort()).toEqual([
+      'DieVal',
+      'GuestCallError',
+      'HZ',
+      'IMAGE_DIR',
+      'Kallsyms',
+      'KernelError',
+      'KernelLayout',
+      'LOG_MAGIC',
+      'LOG_VERSION',
+      'LogLevel',
+      'Machine',
+      'ModuleLoader',
+      'ModuleState',
+      'NS_PER_INSTRUCTION',
+      'NotifyResult',
+      'PT_REGS_OFFSET',
+      'PT_REGS_SIZE',
+      'PtRegs',
+      'SAMPLE_IMAGE_PATH',
+      'Session',
+      'Signal',
+      'TICK_NS',
+      'WORKLOADS',
+      'decodeLog',
+      'encodeLogLine',
+      'formatTimestamp',
+      'logHeaderLine',
+      'readImageFile',
+      'readSampleImage',
+      'sampleProgram',
+      'stateHash',
+    ]);
   });
 });

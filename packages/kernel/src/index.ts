@@ -1,1 +1,33 @@
-export {};
+export type { KernelImage, KernelSymbols } from './boot/kernel-image.js';
+export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
+export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation } from './kallsyms/kallsyms.js';
+export { KernelError, type KernelErrorCode } from './kernel-error.js';
+export { decodeLog, encodeLogLine, LOG_MAGIC, LOG_VERSION, type LogEntry, logHeaderLine } from './log/log-codec.js';
+export { GuestCallError, type GuestCallOptions } from './machine/guest-caller.js';
+export type { HostCallContext, HostCallHandler, HostCallResult } from './machine/host-calls.js';
+export { type ConsoleWrite, Machine, type MachineOptions, type RunOutcome } from './machine/machine.js';
+export { KernelLayout } from './mm/kernel-layout.js';
+export type { TextPoke } from './mm/kernel-memory.js';
+export {
+  type LoadedModule,
+  ModuleLoader,
+  type ModuleNotifier,
+  ModuleState,
+  type ModuleStateValue,
+} from './modules/module-loader.js';
+export { LogLevel, type PrintkRecord } from './printk/printk-buffer.js';
+export {
+  IMAGE_DIR,
+  readImageFile,
+  readSampleImage,
+  SAMPLE_IMAGE_PATH,
+  sampleProgram,
+  WORKLOADS,
+} from './sample-image.js';
+export type { Task, TaskState } from './sched/task.js';
+export { type InputHandler, type RunConfig, Session, type SessionOptions } from './session/session.js';
+export { stateHash } from './session/state-hash.js';
+export { formatTimestamp, HZ, NS_PER_INSTRUCTION, TICK_NS } from './time/virtual-time.js';
+export { type DieArgs, DieVal, type DieValue, NotifyResult, type NotifyResultValue } from './traps/die-chain.js';
+export { PT_REGS_OFFSET, PT_REGS_SIZE, type PtRegName, PtRegs } from './traps/pt-regs.js';
+export { Signal } from './traps/trap-router.js';

@@ -1,0 +1,135 @@
+import { Reg, Selector } from '@int3/cpu';
+import { KernelError } from '../kernel-error.js';
+import { KernelLayout } from '../mm/kernel-layout.js';
+import { PcpuHot } from '../sched/scheduler.js';
+import { loadTaskRegs, saveTaskRegs } from '../sched/task-regs.js';
+import type { Machine } from './machine.js';
+
+/** Options of a host-to-guest call. */
+export interface GuestCallOptions {
+  /** Top of the stack to run on; default: below the CPU's current stack pointer. */
+  readonly stackTop?: bigint;
+  /** `current` during the call (a guest `task_struct`); default: unchanged. */
+  readonly asTask?: bigint;
+  /** The call does work on behalf of instrumentation (a probe handler): it costs no virtual time. */
+  readonly instrumentation?: boolean;
+}
+
+/** A guest function died (oops) while the host was calling it. */
+export class GuestCallError extends KernelError {
+  constructor(message: string) {
+    super('PANIC', message);
+    this.name = 'GuestCallError';
+  }
+}
+
+/**
+ * Host-to-guest calls: the host builds a frame whose return address is a gate, runs the CPU until it
+ * reaches that gate, and restores the CPU as it was. Gates reached on the way run their services
+ * (they must not block); exceptions go through the trap router like any other.
+ */
+export class GuestCaller {
+  private readonly returnGate: bigint;
+  private depth = 0;
+
+  constructor(
+    private readonly m: Machine,
+    private readonly limit: number,
+  ) {
+    this.returnGate = m.hostCalls.define('int3_return_gate', () => {
+      throw new KernelError('EINVAL', 'the return gate was reached outside a host-to-guest call');
+    });
+  }
+
+  /** Calls `fn(args…)` on `cpu` with the SysV ABI and returns rax. */
+  call(cpu: number, fn: bigint, args: readonly bigint[], options: GuestCallOptions = {}): bigint {
+    const m = this.m;
+    const c = m.cpus[cpu];
+    const saved = saveTaskRegs(c);
+    const savedCpl = c.cpl;
+    const pcpu = m.pcpu[cpu];
+    const savedCurrent = m.space.readU64(pcpu + BigInt(PcpuHot.currentTask));
+    const wasInstrumentation = c.instrumentationMode;
+    if (options.instrumentation) c.instrumentationMode = true;
+    if (options.asTask !== undefined) m.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), options.asTask);
+    if (savedCpl === 3) {
+      c.kernelGsBase = c.gsBase;
+    }
+    c.cs = Selector.KERNEL_CS;
+    c.ss = Selector.KERNEL_DS;
+    c.gsBase = pcpu;
+    c.rflags = 0x2;
+    let sp = (options.stackTop ?? this.defaultStack(cpu, savedCpl)) & ~0xfn;
+    const extra = args.slice(6);
+    if (extra.length % 2 === 1) sp -= 8n;
+    for (let i = extra.length - 1; i >= 0; i--) {
+      sp -= 8n;
+      c.addressSpace.writeU64(sp, BigInt.asUintN(64, extra[i]));
+    }
+    sp -= 8n;
+    c.addressSpace.writeU64(sp, this.returnGate);
+    const argRegs = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9];
+    for (let i = 0; i < Math.min(6, args.length); i++) c.setReg(argRegs[i], BigInt.asUintN(64, args[i]));
+    c.setReg(Reg.RSP, sp);
+    c.rip = fn;
+    const expectedSp = sp + 8n;
+    const start = c.retired;
+    this.depth++;
+    try {
+      for (;;) {
+        if (c.retired - start > this.limit) {
+          throw new KernelError(
+            'RUNAWAY',
+            `${m.kallsyms.format(fn)} ran more than ${this.limit} instructions without returning (at ${m.kallsyms.format(c.rip)})`,
+          );
+        }
+        const r = m.stepHook ? m.stepOnce(cpu) : c.run(this.limit);
+        if (r.reason === 'gate') {
+          if (r.rip === this.returnGate && c.getReg(Reg.RSP) === expectedSp) return c.getReg(Reg.RAX);
+          const gate = m.hostCalls.lookup(r.rip);
+          if (!gate)
+            throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${r.rip.toString(16)}`);
+          const regs = m.regs[cpu];
+          const result = gate.handler({ cpu, regs, arg: (n) => regs.argument(n, c.addressSpace) });
+          if (typeof result === 'object') {
+            throw new KernelError(
+              'EINVAL',
+              `host_${gate.name} would block or exit inside a host-to-guest call to ${m.kallsyms.format(fn)}`,
+            );
+          }
+          m.completeGate(cpu, result);
+        } else if (r.reason === 'exception') {
+          if (!m.trapsInNestedCall(cpu, r)) throw new GuestCallError(`${m.kallsyms.format(fn)} oopsed (see dmesg)`);
+        } else if (r.reason === 'hlt') {
+          throw new GuestCallError(`${m.kallsyms.format(fn)} executed hlt`);
+        }
+        if (m.panicked) throw new GuestCallError(`kernel panic during ${m.kallsyms.format(fn)}: ${m.panicked}`);
+      }
+    } finally {
+      this.depth--;
+      loadTaskRegs(c, saved);
+      m.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), savedCurrent);
+      c.instrumentationMode = wasInstrumentation;
+    }
+  }
+
+  /**
+   * Where a call runs when the caller names no stack: below the stack pointer when the CPU is already
+   * on a kernel stack (a probe handler called from a trap), else on the CPU's own host-call stack.
+   */
+  private defaultStack(cpu: number, cpl: number): bigint {
+    const rsp = this.m.cpus[cpu].getReg(Reg.RSP);
+    const task = this.m.sched.current[cpu];
+    const onTaskStack =
+      task !== undefined && rsp > task.kernelStack && rsp <= task.kernelStack + BigInt(KernelLayout.THREAD_SIZE);
+    const host = this.m.hostStackTop[cpu];
+    const onHostStack = rsp > host - BigInt(KernelLayout.THREAD_SIZE) && rsp <= host;
+    if (cpl === 0 && (onTaskStack || onHostStack)) return rsp - 256n;
+    return host;
+  }
+
+  /** True while a host-to-guest call is in progress. */
+  get active(): boolean {
+    return this.depth > 0;
+  }
+}

@@ -1,0 +1,87 @@
+import { type AddressSpace, PAGE_SIZE, PageFlags } from '@int3/cpu';
+import type { Kallsyms, KsymInput } from '../kallsyms/kallsyms.js';
+import { KernelError } from '../kernel-error.js';
+import type { Wait } from '../sched/task.js';
+import type { PtRegs } from '../traps/pt-regs.js';
+
+/** Bytes per gate: each host service owns 16 bytes of a gate page. */
+export const GATE_SIZE = 16;
+
+/** What a host service sees of the call: the calling CPU and its registers (SysV arguments). */
+export interface HostCallContext {
+  readonly cpu: number;
+  readonly regs: PtRegs;
+  /** The `n`th integer argument (0-based) per the SysV ABI. */
+  arg(n: number): bigint;
+}
+
+/**
+ * A host service's answer: a return value for rax (undefined leaves rax alone), or what happens to the
+ * calling task: it blocks on a wait, yields its CPU (the call returns 0 when it runs again), or has
+ * left the CPU for good (exit; the service already disposed of it).
+ */
+export type HostCallResult =
+  | bigint
+  | number
+  | undefined
+  | { readonly block: Wait }
+  | { readonly yield: true }
+  | { readonly exit: number };
+
+/** A host service: TypeScript that guest code reaches by calling a gate address. */
+export type HostCallHandler = (ctx: HostCallContext) => HostCallResult;
+
+/** A bound gate. */
+export interface HostGate {
+  readonly name: string;
+  readonly address: bigint;
+  readonly handler: HostCallHandler;
+}
+
+/**
+ * The host-call gates: addresses on pages mapped with `PageFlags.Gate`, where reaching the address
+ * runs a TypeScript service and returns to the caller as if by `ret`. The image's `.hostcall` gates
+ * (`host_*`) are bound by name; other packages define gates of their own (kprobes' `register_kprobe`
+ * for modules, the return gate of host-to-guest calls), which join kallsyms like any function.
+ */
+export class HostCalls {
+  private readonly byAddress = new Map<bigint, HostGate>();
+  private readonly dynamic: KsymInput[] = [];
+  private page: bigint | undefined;
+  private used = 0;
+
+  constructor(
+    private readonly space: AddressSpace,
+    private readonly kallsyms: Kallsyms,
+    private readonly allocPage: () => bigint,
+  ) {}
+
+  /** Binds a handler to a gate that already exists at `address` (an image `host_*` symbol). */
+  bind(name: string, address: bigint, handler: HostCallHandler): void {
+    if ((this.space.flagsAt(address) & PageFlags.Gate) === 0) {
+      throw new KernelError('BAD_IMAGE', `host gate ${name} at 0x${address.toString(16)} is not on a gate page`);
+    }
+    this.byAddress.set(address, Object.freeze({ name, address, handler }));
+  }
+
+  /** Creates a new gate named `name` (a text symbol in kallsyms) and returns its address. */
+  define(name: string, handler: HostCallHandler): bigint {
+    if (this.page === undefined || this.used + GATE_SIZE > PAGE_SIZE) {
+      this.page = this.allocPage();
+      this.used = 0;
+      // int3 filler: the bytes are never executed (the CPU stops at a gate page before decoding them).
+      this.space.write(this.page, new Uint8Array(PAGE_SIZE).fill(0xcc));
+    }
+    const address = this.page + BigInt(this.used);
+    this.used += GATE_SIZE;
+    this.byAddress.set(address, Object.freeze({ name, address, handler }));
+    this.dynamic.push({ name, address, size: GATE_SIZE, kind: 'text', global: true });
+    this.kallsyms.addRegion(undefined, this.dynamic, 'host-gates');
+    return address;
+  }
+
+  /** The gate at `address`, if one is bound there. */
+  lookup(address: bigint): HostGate | undefined {
+    return this.byAddress.get(address);
+  }
+}

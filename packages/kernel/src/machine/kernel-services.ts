@@ -1,0 +1,149 @@
+import { AddressSpace, PageFlags } from '@int3/cpu';
+import { KernelLayout } from '../mm/kernel-layout.js';
+import { userTaskRegs } from '../sched/task-regs.js';
+import { PT_REGS_NAMES } from '../traps/pt-regs.js';
+import type { HostCallHandler } from './host-calls.js';
+import type { Machine } from './machine.js';
+
+const EAGAIN = -11;
+const ENOMEM = -12;
+const EXIT_DEAD = 16;
+/** Largest `host_alloc` request (kmalloc's own limit is checked in the guest). */
+const MAX_ALLOC = 4 * 1024 * 1024;
+/** `struct task_struct` offsets the host reads (image/ABI.md §5). */
+const TaskStruct = { pid: 8, comm: 16, exitState: 52 } as const;
+
+const decoder = new TextDecoder();
+
+/**
+ * Binds the image's `host_*` gates (image/ABI.md §3) to their services. A gate the image declares but
+ * the host does not implement, or the reverse, is an image mismatch and refused at boot.
+ */
+export function bindKernelServices(m: Machine): void {
+  const services: Record<string, HostCallHandler> = {
+    alloc: (ctx) => {
+      const size = ctx.arg(0);
+      return size === 0n || size > BigInt(MAX_ALLOC) ? 0n : m.memory.heap.alloc(Number(size));
+    },
+    free: (ctx) => {
+      m.memory.heap.free(ctx.arg(0));
+      return undefined;
+    },
+    log_store: (ctx) => {
+      const len = Number(ctx.arg(2));
+      const text = decoder.decode(m.cpus[ctx.cpu].addressSpace.read(ctx.arg(1), len));
+      m.log(ctx.cpu, Number(ctx.arg(0) & 7n), text);
+      return len;
+    },
+    console_write: (ctx) => {
+      const len = Number(ctx.arg(1));
+      m.writeConsole(ctx.cpu, m.cpus[ctx.cpu].addressSpace.read(ctx.arg(0), len));
+      return len;
+    },
+    schedule: () => ({ yield: true }),
+    wait: (ctx) => {
+      const uaddr = ctx.arg(0);
+      const val = Number(ctx.arg(1) & 0xffffffffn);
+      if (m.space.readU32(uaddr) !== val) return EAGAIN;
+      return { block: { channel: `futex:${uaddr.toString(16)}`, resume: () => 0n } };
+    },
+    wake: (ctx) => m.sched.wake(`futex:${ctx.arg(0).toString(16)}`),
+    task_fork: (ctx) => fork(m, ctx.cpu, ctx.arg(0), ctx.arg(1)),
+    task_exit: (ctx) => exit(m, ctx.cpu, ctx.arg(0)),
+    sleep_ns: (ctx) => {
+      const task = m.sched.current[ctx.cpu]!;
+      const until = m.clock(ctx.cpu) + Number(ctx.arg(0));
+      return { block: { channel: `sleep:${task.pid}`, resume: () => 0n, until } };
+    },
+    clock_ns: (ctx) => BigInt(m.clock(ctx.cpu)),
+    panic: (ctx) => {
+      const msg = decoder.decode(m.space.read(ctx.arg(0), Number(ctx.arg(1))));
+      m.panic(ctx.cpu, msg);
+      m.sched.retire(ctx.cpu);
+      return { exit: -1 };
+    },
+  };
+  const declared = [...m.image.gates.keys()];
+  const unknown = declared.filter((g) => !(g in services));
+  const missing = Object.keys(services).filter((g) => !m.image.gates.has(g));
+  if (unknown.length > 0 || missing.length > 0) {
+    const parts = [];
+    if (unknown.length) parts.push(`unknown gates ${unknown.map((g) => `host_${g}`).join(', ')}`);
+    if (missing.length) parts.push(`missing gates ${missing.map((g) => `host_${g}`).join(', ')}`);
+    throw new Error(`${m.image.elf.name}: host/guest ABI mismatch: ${parts.join('; ')}`);
+  }
+  for (const [name, address] of m.image.gates) m.hostCalls.bind(name, address, services[name]);
+}
+
+/**
+ * `host_task_fork(child, regs)`: copies the parent's user address space and makes the child runnable
+ * in user mode straight from `regs` (image/ABI.md §6.2).
+ */
+function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint | number {
+  const parent = m.sched.current[cpu];
+  if (!parent) return EAGAIN;
+  const comm = m.space.readCString(child + BigInt(TaskStruct.comm), 16);
+  const mm = new AddressSpace(m.space);
+  for (const page of parent.mm.pages()) {
+    if (page.address >= KernelLayout.KERNEL_HALF) continue;
+    mm.map(page.address, page.data.length, page.flags & ~PageFlags.Gate);
+    mm.write(page.address, page.data);
+  }
+  const childCpu = m.sched.runQueues.pickCpu();
+  let task: ReturnType<Machine['newTask']>;
+  try {
+    task = m.newTask(child, comm, parent, mm, childCpu);
+  } catch {
+    return ENOMEM;
+  }
+  const r = (name: (typeof PT_REGS_NAMES)[number]) =>
+    m.space.readU64(regsAddr + BigInt(PT_REGS_NAMES.indexOf(name) * 8));
+  const gpr = [
+    r('ax'),
+    r('cx'),
+    r('dx'),
+    r('bx'),
+    r('sp'),
+    r('bp'),
+    r('si'),
+    r('di'),
+    r('r8'),
+    r('r9'),
+    r('r10'),
+    r('r11'),
+    r('r12'),
+    r('r13'),
+    r('r14'),
+    r('r15'),
+  ];
+  task.context = userTaskRegs({
+    rip: r('ip'),
+    rsp: r('sp'),
+    gpr,
+    rflags: Number(r('flags') & 0xffffffffn),
+    fsBase: m.cpus[cpu].fsBase,
+    kernelGsBase: m.pcpu[childCpu],
+  });
+  parent.children.push(task);
+  m.sched.add(task);
+  m.emitTask({ type: 'task:created', at: m.clock(cpu), cpu: childCpu, pid: task.pid, comm, ppid: parent.pid });
+  return 0n;
+}
+
+/**
+ * `host_task_exit(code)`: the task leaves its CPU for good, then the big kernel lock is released, its
+ * kernel stack freed, and its `task_struct` too when nobody will reap it (image/ABI.md §6.3).
+ */
+function exit(m: Machine, cpu: number, code: bigint): { exit: number } {
+  const task = m.sched.retire(cpu);
+  const status = Number(BigInt.asIntN(32, code));
+  m.space.writeU32(m.image.symbols.kernel_flag, 0);
+  if (!task) return { exit: status };
+  m.freeTaskStack(task);
+  if (m.space.readU32(task.guestTask + BigInt(TaskStruct.exitState)) === EXIT_DEAD) m.memory.heap.free(task.guestTask);
+  task.exitCode = status;
+  task.state = 'dead';
+  m.sched.tasks.delete(task.pid);
+  m.emitTask({ type: 'task:exited', at: m.clock(cpu), cpu, pid: task.pid, comm: task.comm, status });
+  return { exit: status };
+}

@@ -1,0 +1,267 @@
+import { ElfError, type ElfFile, type ElfSymbol, PAGE_SIZE, PageFlags, parseElf } from '@int3/cpu';
+import { kallsymsInputs } from '../boot/kernel-image.js';
+import { KernelError } from '../kernel-error.js';
+import type { Machine } from '../machine/machine.js';
+import { applyRelocation } from './relocate.js';
+
+const SHF_WRITE = 0x1;
+const SHF_ALLOC = 0x2;
+const SHF_EXECINSTR = 0x4;
+const SHT_NOBITS = 8;
+const SHN_UNDEF = 0;
+const SHN_ABS = 0xfff1;
+const SHN_COMMON = 0xfff2;
+
+/** `enum module_state`, the values module notifiers receive. */
+export const ModuleState = { LIVE: 0, COMING: 1, GOING: 2 } as const;
+export type ModuleStateValue = (typeof ModuleState)[keyof typeof ModuleState];
+
+/** A loaded module. */
+export interface LoadedModule {
+  readonly name: string;
+  /** Start and end of the module's text (kprobes: "is this module text?"). */
+  readonly textStart: bigint;
+  readonly textEnd: bigint;
+  /** Every allocated region: [start, size, page flags]. */
+  readonly regions: readonly (readonly [bigint, number, number])[];
+  /** Address of each allocated section, by name. */
+  readonly sections: ReadonlyMap<string, bigint>;
+  readonly init: bigint | undefined;
+  readonly exit: bigint | undefined;
+  state: ModuleStateValue;
+}
+
+/** A module notifier: told when a module is COMING (before init), LIVE (after), GOING (before unload). */
+export type ModuleNotifier = (state: ModuleStateValue, module: LoadedModule) => void;
+
+type Group = 'text' | 'rodata' | 'data';
+
+/**
+ * The module loader: links a relocatable object (`ET_REL`, built with the kernel flags) into the module
+ * area — text read-only+exec, rodata read-only, data and bss writable+NX — resolving undefined symbols
+ * against kallsyms, then runs `init_module`. `cleanup_module` runs on unload, and the memory is freed.
+ *
+ * @see kernel/module/main.c load_module(), free_module(); arch/x86/kernel/module.c apply_relocate_add()
+ */
+export class ModuleLoader {
+  private readonly modules = new Map<string, LoadedModule>();
+  private readonly notifiers: ModuleNotifier[] = [];
+
+  constructor(private readonly m: Machine) {}
+
+  /** Adds a module notifier; returns its unregister handle. */
+  onModule(fn: ModuleNotifier): () => void {
+    this.notifiers.push(fn);
+    return () => {
+      const i = this.notifiers.indexOf(fn);
+      if (i >= 0) this.notifiers.splice(i, 1);
+    };
+  }
+
+  /** Loaded modules, in load order. */
+  list(): readonly LoadedModule[] {
+    return [...this.modules.values()];
+  }
+
+  /** The module whose text contains `address`, if any. */
+  moduleAt(address: bigint): LoadedModule | undefined {
+    for (const mod of this.modules.values()) if (address >= mod.textStart && address < mod.textEnd) return mod;
+    return undefined;
+  }
+
+  /**
+   * `insmod`: links the object and runs its `init_module` on `cpu`. All or nothing: a bad object, an
+   * unknown symbol, an overflowing relocation or a failing init leaves nothing behind.
+   */
+  load(bytes: Uint8Array, fileName: string, cpu = 0): LoadedModule {
+    const name = fileName.replace(/^.*\//, '').replace(/\.(ko|o)$/, '');
+    if (this.modules.has(name)) throw new KernelError('EEXIST', `${name}: module is already loaded`);
+    let elf: ElfFile;
+    try {
+      elf = parseElf(bytes, fileName);
+    } catch (e) {
+      if (e instanceof ElfError) throw new KernelError('BAD_MODULE', e.message);
+      throw e;
+    }
+    if (elf.type !== 'rel')
+      throw new KernelError('BAD_MODULE', `${fileName}: not a relocatable object (ET_REL); build it with gcc -c`);
+    const { sections, regions, commons } = this.layout(elf, name);
+    const m = this.m;
+    const symbolAddress = (sym: ElfSymbol): bigint => this.resolve(sym, sections, commons, name);
+    try {
+      for (const rs of elf.relocations) {
+        const target = sections.get(rs.targetSection);
+        if (target === undefined) continue; // relocations of a non-allocated section (debug info)
+        for (const rel of rs.entries) {
+          const sym = elf.symbols[rel.symbol];
+          const S = rel.symbol === 0 ? 0n : symbolAddress(sym);
+          applyRelocation(
+            m.space,
+            target + BigInt(rel.offset),
+            rel.type,
+            rel.typeName,
+            S,
+            rel.addend,
+            `${name}: ${rs.name}+0x${rel.offset.toString(16)}`,
+          );
+        }
+      }
+    } catch (e) {
+      for (const [start] of regions) m.memory.free(start);
+      throw e;
+    }
+    // Text becomes read-only+exec and rodata read-only only now that relocation wrote them.
+    for (const [start, size, flags] of regions) m.space.protect(start, size, flags);
+    const textSections = elf.sections.filter((s) => sections.has(s.index) && (s.flags & SHF_EXECINSTR) !== 0);
+    const textStart = textSections.length ? sections.get(textSections[0].index)! : regions[0][0];
+    const textEnd = textSections.reduce((end, s) => {
+      const e = sections.get(s.index)! + BigInt(s.size);
+      return e > end ? e : end;
+    }, textStart);
+    const findFunc = (n: string) => {
+      const s = elf.symbols.find((x) => x.name === n && x.shndx !== SHN_UNDEF);
+      return s ? symbolAddress(s) : undefined;
+    };
+    const byName = new Map<string, bigint>();
+    for (const s of elf.sections) if (sections.has(s.index)) byName.set(s.name, sections.get(s.index)!);
+    const mod: LoadedModule = {
+      name,
+      textStart,
+      textEnd,
+      regions,
+      sections: byName,
+      init: findFunc('init_module'),
+      exit: findFunc('cleanup_module'),
+      state: ModuleState.COMING,
+    };
+    m.kallsyms.addRegion(
+      name,
+      kallsymsInputs(elf, (s) => symbolAddress(s)).filter((s) => s.address !== 0n),
+      `module:${name}`,
+    );
+    this.modules.set(name, mod);
+    this.notify(ModuleState.COMING, mod);
+    const ret =
+      mod.init === undefined
+        ? 0
+        : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.image.symbols.init_task })));
+    if (ret !== 0) {
+      this.teardown(mod);
+      throw new KernelError('BAD_MODULE', `${name}: init_module failed with ${ret}`);
+    }
+    mod.state = ModuleState.LIVE;
+    this.notify(ModuleState.LIVE, mod);
+    m.emitMachine({ type: 'module:loaded', at: m.clock(cpu), cpu, name, base: regions[0][0] });
+    return mod;
+  }
+
+  /** `rmmod`: runs `cleanup_module`, tells the notifiers the module is GOING, frees its memory. */
+  unload(name: string, cpu = 0): void {
+    const mod = this.modules.get(name);
+    if (!mod) throw new KernelError('ENOENT', `${name}: no such module`);
+    if (mod.exit !== undefined) this.m.guest.call(cpu, mod.exit, [], { asTask: this.m.image.symbols.init_task });
+    this.teardown(mod);
+    this.m.emitMachine({ type: 'module:unloaded', at: this.m.clock(cpu), cpu, name });
+  }
+
+  private teardown(mod: LoadedModule): void {
+    mod.state = ModuleState.GOING;
+    this.notify(ModuleState.GOING, mod);
+    this.modules.delete(mod.name);
+    this.m.kallsyms.removeRegion(`module:${mod.name}`);
+    for (const [start] of mod.regions) this.m.memory.free(start);
+  }
+
+  private notify(state: ModuleStateValue, mod: LoadedModule): void {
+    for (const fn of [...this.notifiers]) fn(state, mod);
+  }
+
+  /** Places every allocated section in one of three page-aligned regions by permission. */
+  private layout(
+    elf: ElfFile,
+    name: string,
+  ): { sections: Map<number, bigint>; regions: [bigint, number, number][]; commons: Map<number, bigint> } {
+    const groups: Record<Group, { index: number; offset: number }[]> = { text: [], rodata: [], data: [] };
+    const sizes: Record<Group, number> = { text: 0, rodata: 0, data: 0 };
+    for (const s of elf.sections) {
+      if ((s.flags & SHF_ALLOC) === 0 || s.size === 0) continue;
+      const g: Group = s.flags & SHF_EXECINSTR ? 'text' : s.flags & SHF_WRITE ? 'data' : 'rodata';
+      const align = Math.max(1, s.addralign);
+      sizes[g] = Math.ceil(sizes[g] / align) * align;
+      groups[g].push({ index: s.index, offset: sizes[g] });
+      sizes[g] += s.size;
+    }
+    // Common symbols get space at the end of data.
+    for (const sym of elf.symbols) {
+      if (sym.shndx === SHN_COMMON) sizes.data = Math.ceil(sizes.data / 16) * 16 + sym.size;
+    }
+    if (sizes.text + sizes.rodata + sizes.data === 0)
+      throw new KernelError('BAD_MODULE', `${name}: no allocatable sections`);
+    const flags: Record<Group, number> = {
+      text: PageFlags.Present,
+      rodata: PageFlags.Present | PageFlags.NoExecute,
+      data: PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute,
+    };
+    const sections = new Map<number, bigint>();
+    const regions: [bigint, number, number][] = [];
+    for (const g of ['text', 'rodata', 'data'] as const) {
+      if (sizes[g] === 0) continue;
+      const size = Math.ceil(sizes[g] / PAGE_SIZE) * PAGE_SIZE;
+      const base = this.m.memory.moduleAlloc(size, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
+      for (const { index, offset } of groups[g]) {
+        const s = elf.sections[index];
+        const addr = base + BigInt(offset);
+        sections.set(index, addr);
+        if (s.type !== SHT_NOBITS) this.m.space.write(addr, elf.bytes.subarray(s.offset, s.offset + s.size));
+      }
+      regions.push([base, size, flags[g]]);
+    }
+    return { sections, regions, commons: this.placeCommons(elf, sections, regions) };
+  }
+
+  /** Common symbols go after the last writable section, 16-byte aligned. */
+  private placeCommons(
+    elf: ElfFile,
+    sections: Map<number, bigint>,
+    regions: [bigint, number, number][],
+  ): Map<number, bigint> {
+    const out = new Map<number, bigint>();
+    let end = 0n;
+    for (const s of elf.sections) {
+      const a = sections.get(s.index);
+      if (a !== undefined && (s.flags & SHF_WRITE) !== 0 && a + BigInt(s.size) > end) end = a + BigInt(s.size);
+    }
+    if (end === 0n && regions.length) end = regions[regions.length - 1][0];
+    for (const sym of elf.symbols) {
+      if (sym.shndx !== SHN_COMMON) continue;
+      end = (end + 15n) & ~15n;
+      out.set(sym.index, end);
+      end += BigInt(sym.size);
+    }
+    return out;
+  }
+
+  private resolve(sym: ElfSymbol, sections: Map<number, bigint>, commons: Map<number, bigint>, name: string): bigint {
+    if (sym.shndx === SHN_ABS) return sym.value;
+    if (sym.shndx === SHN_COMMON) return commons.get(sym.index)!;
+    if (sym.shndx !== SHN_UNDEF) {
+      if (sym.type === 'section' || sections.has(sym.shndx)) {
+        const base = sections.get(sym.shndx);
+        if (base === undefined)
+          throw new KernelError(
+            'BAD_MODULE',
+            `${name}: symbol ${sym.name || `#${sym.index}`} is in a non-allocated section`,
+          );
+        return base + sym.value;
+      }
+      throw new KernelError(
+        'BAD_MODULE',
+        `${name}: symbol ${sym.name} is in section ${sym.shndx}, which is not loaded`,
+      );
+    }
+    // Only global symbols link, as only exported ones do in Linux: a `static` function is not an API.
+    const k = this.m.kallsyms.lookupAll(sym.name).find((s) => s.type === s.type.toUpperCase());
+    if (!k) throw new KernelError('BAD_MODULE', `${name}: Unknown symbol ${sym.name} (err -2)`);
+    return k.address;
+  }
+}

@@ -1,0 +1,160 @@
+import type { AddressSpace, Cpu } from '@int3/cpu';
+import { KernelLayout } from '../mm/kernel-layout.js';
+import { RunQueues } from './run-queues.js';
+import type { Task, Wait } from './task.js';
+import { loadTaskRegs, saveTaskRegs } from './task-regs.js';
+
+/** `struct pcpu_hot` offsets (image/ABI.md §2). */
+export const PcpuHot = { self: 0, currentTask: 8, topOfStack: 16, userRsp: 24, cpuNumber: 32 } as const;
+
+/** What the scheduler needs of the machine. */
+export interface SchedulerHost {
+  readonly cpus: readonly Cpu[];
+  /** Address of each CPU's `pcpu_hot`. */
+  readonly pcpu: readonly bigint[];
+  /** The kernel address space (per-CPU areas live there). */
+  readonly space: AddressSpace;
+}
+
+/**
+ * Which task runs where: per-CPU current task, run queues, blocked tasks by wait channel, sleepers.
+ * Context switches happen only where the guest kernel allows them (image/ABI.md §6.2): at CPL3, or
+ * while the task is blocked inside a gate. A switch saves the outgoing registers, loads the incoming
+ * ones, its address space, and points the CPU's `pcpu_hot` at it — what `switch_to` does.
+ *
+ * @see kernel/sched/core.c __schedule(), context_switch()
+ * @see arch/x86/kernel/process_64.c __switch_to()
+ */
+export class Scheduler {
+  readonly tasks = new Map<number, Task>();
+  readonly current: (Task | undefined)[];
+  readonly runQueues: RunQueues;
+  /** Set by the timer tick; honoured at the next point where the running task may be switched. */
+  readonly needResched: boolean[];
+  private readonly waiters = new Map<string, Task[]>();
+  private sleepers: Task[] = [];
+
+  constructor(private readonly host: SchedulerHost) {
+    const n = host.cpus.length;
+    this.current = new Array(n).fill(undefined);
+    this.runQueues = new RunQueues(n);
+    this.needResched = new Array(n).fill(false);
+  }
+
+  /** Adds a new runnable task to its CPU's queue. */
+  add(task: Task): void {
+    this.tasks.set(task.pid, task);
+    task.state = 'runnable';
+    this.runQueues.enqueue(task);
+  }
+
+  /** Puts the next queued task of `cpu` on it; returns it, or undefined when the queue is empty. */
+  switchIn(cpu: number): Task | undefined {
+    const task = this.runQueues.next(cpu);
+    if (!task) return undefined;
+    const c = this.host.cpus[cpu];
+    loadTaskRegs(c, task.context!);
+    c.addressSpace = task.mm;
+    const pcpu = this.host.pcpu[cpu];
+    this.host.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), task.guestTask);
+    this.host.space.writeU64(pcpu + BigInt(PcpuHot.topOfStack), task.kernelStack + BigInt(KernelLayout.THREAD_SIZE));
+    // GS: the per-CPU area is the kernel GS base of the CPU the task now runs on.
+    if (c.cpl === 3) c.kernelGsBase = pcpu;
+    else c.gsBase = pcpu;
+    const wait = task.wait;
+    task.wait = undefined;
+    task.state = 'running';
+    this.current[cpu] = task;
+    this.needResched[cpu] = false;
+    // A task that blocked in a gate resumes with the gate's result in rax.
+    if (wait) c.setReg(0, BigInt.asUintN(64, wait.resume()));
+    return task;
+  }
+
+  /** Takes the running task off `cpu`, saving its registers; requeues it when still runnable. */
+  switchOut(cpu: number): Task | undefined {
+    const task = this.current[cpu];
+    if (!task) return undefined;
+    task.context = saveTaskRegs(this.host.cpus[cpu]);
+    this.current[cpu] = undefined;
+    if (task.state === 'running') {
+      task.state = 'runnable';
+      this.runQueues.enqueue(task);
+    }
+    return task;
+  }
+
+  /** Blocks the running task of `cpu` on `wait` (its gate call already completed up to the result). */
+  block(cpu: number, wait: Wait): void {
+    const task = this.current[cpu];
+    if (!task) throw new Error(`scheduler: no task to block on CPU ${cpu}`);
+    task.state = 'blocked';
+    task.wait = wait;
+    this.switchOut(cpu);
+    const list = this.waiters.get(wait.channel);
+    if (list) list.push(task);
+    else this.waiters.set(wait.channel, [task]);
+    if (wait.until !== undefined) this.sleepers.push(task);
+  }
+
+  /** Makes every task blocked on `channel` runnable; returns how many. */
+  wake(channel: string): number {
+    const list = this.waiters.get(channel);
+    if (!list) return 0;
+    this.waiters.delete(channel);
+    for (const t of list) this.makeRunnable(t);
+    return list.length;
+  }
+
+  /** Wakes the sleepers of `cpu` whose time has come. */
+  wakeSleepers(cpu: number, now: number): void {
+    if (this.sleepers.length === 0) return;
+    for (const t of this.sleepers) {
+      if (t.cpu === cpu && t.wait && t.wait.until! <= now) {
+        const list = this.waiters.get(t.wait.channel);
+        if (list) {
+          const i = list.indexOf(t);
+          if (i >= 0) list.splice(i, 1);
+          if (list.length === 0) this.waiters.delete(t.wait.channel);
+        }
+        this.makeRunnable(t);
+      }
+    }
+  }
+
+  /** Earliest wake-up time of any sleeper, if there is one. */
+  nextWakeup(): number | undefined {
+    let min: number | undefined;
+    for (const t of this.sleepers)
+      if (t.wait?.until !== undefined && (min === undefined || t.wait.until < min)) min = t.wait.until;
+    return min;
+  }
+
+  /** Removes the running task of `cpu` for good (it exited); its registers are discarded. */
+  retire(cpu: number): Task | undefined {
+    const task = this.current[cpu];
+    if (!task) return undefined;
+    this.current[cpu] = undefined;
+    task.context = undefined;
+    this.runQueues.dequeue(task);
+    return task;
+  }
+
+  /** True when some CPU has a task running or queued. */
+  anyRunnable(): boolean {
+    for (let c = 0; c < this.current.length; c++) if (this.current[c] || this.runQueues.length(c) > 0) return true;
+    return false;
+  }
+
+  /** Tasks blocked with no timeout. */
+  blockedForever(): Task[] {
+    return [...this.tasks.values()].filter((t) => t.state === 'blocked' && t.wait?.until === undefined);
+  }
+
+  private makeRunnable(task: Task): void {
+    if (task.state !== 'blocked') return;
+    this.sleepers = this.sleepers.filter((t) => t !== task);
+    task.state = 'runnable';
+    this.runQueues.enqueue(task);
+  }
+}

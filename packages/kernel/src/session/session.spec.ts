@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { decodeLog, encodeLogLine, logHeaderLine } from '../log/log-codec.js';
+import { readSampleImage, sampleProgram } from '../sample-image.js';
+import { Session } from './session.js';
+
+const image = readSampleImage();
+const base = { image, imageName: 'vmlinux', programs: sampleProgram };
+const enc = (s: string) => new TextEncoder().encode(s);
+
+function record(cpus = 2): Session {
+  const s = Session.create({ ...base, cpus });
+  s.runWorkloads([
+    ['fork', '3'],
+    ['net', '2'],
+    ['cat', '/etc/motd'],
+  ]);
+  s.runWorkloads([['fault'], ['dd', '2']]);
+  s.close();
+  return s;
+}
+
+describe(Session, () => {
+  it('should give byte-identical logs for the same inputs', () => {
+    expect(record(4).text()).toBe(record(4).text());
+  });
+
+  it('should journal inputs, caused events and a checkpoint after every input', () => {
+    const types = record()
+      .log()
+      .map((e) => e.type);
+    expect(types[0]).toBe('config');
+    expect(types.filter((t) => t === 'checkpoint')).toHaveLength(types.filter((t) => t.startsWith('input:')).length);
+    expect(types).toContain('task:created');
+    expect(types).toContain('task:exited');
+    expect(types).toContain('task:signalled');
+    expect(types).toContain('printk');
+    expect(types).toContain('trap:raised');
+  });
+
+  it('should replay a recorded log to identical state hashes and the same output', () => {
+    const rec = record();
+    const replay = Session.replay(enc(rec.text()), 'run.int3log', base);
+    expect(replay.text()).toBe(rec.text());
+    expect(replay.machine.console.map((c) => c.text)).toEqual(rec.machine.console.map((c) => c.text));
+  });
+
+  it('should refuse a log recorded with another image', () => {
+    const rec = record();
+    const other = image.slice();
+    other[other.length - 1] ^= 1;
+    expect(() =>
+      Session.replay(enc(rec.text()), 'run.int3log', { ...base, image: other, imageName: 'mine.elf' }),
+    ).toThrow(/run.int3log was recorded with kernel image vmlinux .*mine.elf differs/);
+  });
+
+  it('should detect a replay that diverges from its checkpoints', () => {
+    const entries = decodeLog(enc(record().text()), 'r');
+    const i = entries.findIndex((e) => e.type === 'checkpoint');
+    entries[i] = { ...entries[i], hash: '0'.repeat(64) };
+    const tampered = logHeaderLine() + entries.map(encodeLogLine).join('');
+    expect(() => Session.replay(enc(tampered), 'r.int3log', base)).toThrow(
+      'r.int3log: replay diverged at input #0 (state hash differs)',
+    );
+  });
+
+  it('should refuse an input nobody handles, journaling nothing', () => {
+    const s = Session.create(base);
+    const before = s.log().length;
+    expect(() => s.apply({ type: 'input:nope' })).toThrow("no handler for input type 'input:nope'");
+    expect(s.log()).toHaveLength(before);
+  });
+});

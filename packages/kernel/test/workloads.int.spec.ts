@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { Machine } from '../src/machine/machine.js';
+import { readSampleImage, sampleProgram } from '../src/sample-image.js';
+
+const image = readSampleImage();
+const boot = (cpus: number) => Machine.boot({ image, cpus, programs: sampleProgram });
+
+function runWorkload(cpus: number, argv: string[]) {
+  const m = boot(cpus);
+  const task = m.spawn(argv);
+  const outcome = m.run({ until: () => task.exited });
+  return { m, task, outcome, out: m.console.map((c) => c.text).join(''), dmesg: m.printk.dmesg() };
+}
+
+describe.each([1, 4])('workloads on %i CPU(s)', (cpus) => {
+  it.each([
+    [['hello'], /^Hello from int3, pid 1!\n$/],
+    [['cat', '/etc/motd'], /^Welcome to int3\.\n.*\n.*\n$/],
+    [['cat', '/etc/hostname'], /^int3\n$/],
+    [['cat', '/proc/version'], /^Linux version \S+-int3 .*\n$/],
+    [['cat', '/sys/block/ram0/name'], /^ram0\n$/],
+    [['cat', '/sys/class/net/lo/name'], /^lo\n$/],
+    [['open', '/proc/version'], /^open: \/proc\/version is fd 3\n$/],
+    [['mkdir', '/tmp/x'], /^mkdir: created \/tmp\/x\n$/],
+    [['fork', '5'], /fork: reaped 5 children\n$/],
+    [['dd', '8'], /^dd: 8 blocks of 4096 bytes written and verified\n$/],
+    [['net', '4'], /^net: received 4 messages \(\d+ bytes\) from 127\.0\.0\.1:\d+\n$/],
+    [['spin', '20000'], /^spin: 20000 rounds, hash [0-9a-f]{16}\n$/],
+  ])('should run %j to a clean exit', (argv, expected) => {
+    const { task, outcome, out, dmesg } = runWorkload(cpus, argv);
+    expect(outcome, dmesg).toEqual({ reason: 'done' });
+    expect(out).toMatch(expected);
+    expect(task.exitCode, out).toBe(0);
+    expect(dmesg).not.toMatch(/Oops|BUG|segfault/);
+  });
+
+  it('should fail a bad user pointer with -EFAULT, then deliver SIGSEGV and go on', () => {
+    const { m, task, out, dmesg } = runWorkload(cpus, ['fault']);
+    expect(out).toContain('write(1, 0x10, 4) = -14');
+    expect(task.killedBy).toBe(11);
+    expect(task.exitCode).toBe(11);
+    expect(dmesg).toMatch(/fault\[1\]: segfault at 10 ip [0-9a-f]{16} sp [0-9a-f]{16} error 6/);
+    const next = m.spawn(['hello']);
+    expect(m.run({ until: () => next.exited })).toEqual({ reason: 'done' });
+    expect(next.exitCode).toBe(0);
+  });
+
+  it('should reap every child of fork on any CPU and give each a distinct pid', () => {
+    const { out } = runWorkload(cpus, ['fork', '6']);
+    const pids = [...out.matchAll(/is pid (\d+)/g)].map((x) => Number(x[1]));
+    expect(new Set(pids).size).toBe(6);
+  });
+});
+
+describe('a kernel oops', () => {
+  it('should kill only the task that oopsed, with a report, and leave the machine running', () => {
+    const m = boot(2);
+    const vfsRead = m.kallsyms.lookupName('vfs_read')!.address;
+    const saved = m.space.read(vfsRead, 2);
+    m.memory.textPoke(vfsRead, new Uint8Array([0x0f, 0x0b])); // BUG() is ud2
+    const victim = m.spawn(['cat', '/etc/motd']);
+    expect(m.run({ until: () => victim.exited })).toEqual({ reason: 'done' });
+    expect(victim.killedBy).toBe(9);
+    const dmesg = m.printk.dmesg();
+    expect(dmesg).toContain('invalid opcode: 0000 [#1] SMP');
+    expect(dmesg).toMatch(/RIP: 0010:vfs_read\+0x0\/0x[0-9a-f]+/);
+    expect(dmesg).toMatch(/Call Trace:\n.*<TASK>\n.* sys_read\+0x[0-9a-f]+\/0x[0-9a-f]+\n.* do_syscall_64\+/);
+    expect(dmesg).toContain(`CPU: 0 PID: 1 Comm: cat Not tainted ${m.release} #1`);
+    m.memory.textPoke(vfsRead, saved);
+    const after = m.spawn(['cat', '/etc/hostname']);
+    expect(m.run({ until: () => after.exited })).toEqual({ reason: 'done' });
+    expect(after.exitCode).toBe(0);
+    expect(m.console.map((c) => c.text).join('')).toContain('int3\n');
+  });
+
+  it('should panic instead when panic_on_oops is set', () => {
+    const m = Machine.boot({ image, cpus: 1, programs: sampleProgram, panicOnOops: true });
+    m.memory.textPoke(m.kallsyms.lookupName('vfs_read')!.address, new Uint8Array([0x0f, 0x0b]));
+    m.spawn(['cat', '/etc/motd']);
+    expect(m.run()).toEqual({ reason: 'panic', message: 'Fatal exception' });
+    expect(m.printk.dmesg()).toContain('Kernel panic - not syncing: Fatal exception');
+  });
+});
