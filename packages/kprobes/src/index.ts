@@ -1,2 +1,18 @@
-export type { ErrnoName } from './kprobe-error.js';
-export { Errno, KprobeError } from './kprobe-error.js';
+export type { ArchSite } from './core/arch.js';
+export type { BlacklistEntry } from './core/blacklist.js';
+export { kprobeHashBucket } from './core/debugfs.js';
+export { type Jprobe, type JprobeHostEntry, MAX_STACK_SIZE } from './core/jprobes.js';
+export {
+  type BreakHandler,
+  type FaultHandler,
+  type Kprobe,
+  KprobeFlag,
+  KprobeStatus,
+  type PostHandler,
+  type PreHandler,
+} from './core/kprobe.js';
+export type { KprobeEvent } from './core/kprobe-event.js';
+export { KPROBES_NOTIFIER_PRIORITY, Kprobes } from './core/kprobes.js';
+export { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './core/kretprobe.js';
+export type { ProbeKind } from './core/probe-site.js';
+export { Errno, type ErrnoName, KprobeError } from './kprobe-error.js';

@@ -1,0 +1,377 @@
+import { PAGE_SIZE, PageFlags, Rflags } from '@int3/cpu';
+import type { PtRegs } from '@int3/kernel';
+import type { ArchSite, KprobesArch } from '../../core/arch.js';
+import type { ControlBlock } from '../../core/control-block.js';
+import { InsnSlots } from '../../core/insn-slots.js';
+import { KprobeStatus } from '../../core/kprobe.js';
+import type { Kprobes } from '../../core/kprobes.js';
+import type { ProbeSite } from '../../core/probe-site.js';
+import { KprobeError } from '../../kprobe-error.js';
+import { applyResumeFixups } from './apply-resume-fixups.js';
+import { canProbe } from './can-probe.js';
+import { copyInstruction } from './copy-instruction.js';
+import { isIfModifier } from './is-if-modifier.js';
+import { KprobesText } from './kprobes-text.js';
+import { type ResumeExecutionPlan, resumeExecutionPlan } from './resume-execution-plan.js';
+import { BREAKPOINT_INSTRUCTION, MAX_INSN_SIZE } from './x86-constants.js';
+
+/** `struct arch_specific_insn` + `opcode` of a probe on x86-64. */
+export interface X86Site extends ArchSite {
+  /** The copy in the slot (RIP-relative displacement already adjusted). */
+  readonly insn: Uint8Array;
+  readonly length: number;
+  /** `ainsn.if_modifier`: cli, sti, popf, iret — the saved IF is not forced back after them. */
+  readonly ifModifier: boolean;
+  /** What `resume_execution` does after this instruction. */
+  readonly plan: ResumeExecutionPlan;
+}
+
+const TF = Rflags.TF;
+const IF = Rflags.IF;
+const FIXUP_TEXT: Record<ResumeExecutionPlan['type'], string> = {
+  pushf: 'pushf: TF/IF restored in the pushed flags; ip += orig - copy',
+  'call-rel32': 'call: pushed return address moved to the original; ip += orig - copy',
+  'absolute-ip': 'ip already absolute (ret/iret/far jmp)',
+  'call-indirect': 'call indirect (ff /2): pushed return address moved to the original; ip already absolute',
+  'jmp-indirect': 'jmp indirect (ff /4): ip already absolute',
+  generic: 'ip += orig - copy',
+};
+
+/**
+ * The x86-64 mechanism of kprobes, as the 2.6.12 x86_64 port does it: the instruction is copied into a
+ * slot, `int3` replaces its first byte; on the hit the pre-handler runs and the copy is single-stepped
+ * with TF set and IF clear; on the #DB the post-handler runs, then `resume_execution` fixes what running
+ * at the slot's address changed, and the flags are restored.
+ *
+ * @see arch/x86_64/kernel/kprobes.c (2.6.12): kprobe_handler(), post_kprobe_handler(),
+ *   resume_execution(), kprobe_fault_handler()
+ */
+export class X86Kprobes implements KprobesArch {
+  readonly slots: InsnSlots;
+  readonly text: KprobesText;
+  /** The probe on `kretprobe_trampoline`, once kretprobes are initialised. */
+  trampolineSite: ProbeSite | undefined;
+
+  constructor(private readonly k: Kprobes) {
+    const m = k.m;
+    this.slots = new InsnSlots({
+      allocPage: () => {
+        const page = m.memory.moduleAlloc(PAGE_SIZE, PageFlags.Present);
+        m.kallsyms.addRegion(undefined, this.slotSymbols(page), `kprobe_insn_page:${page.toString(16)}`);
+        return page;
+      },
+      freePage: (page) => {
+        m.kallsyms.removeRegion(`kprobe_insn_page:${page.toString(16)}`);
+        m.memory.free(page);
+      },
+    });
+    this.text = new KprobesText(m);
+  }
+
+  /**
+   * `can_probe` + refusing exception instructions: decode from the function start to `addr`.
+   * @see arch/x86/kernel/kprobes/core.c can_probe()
+   */
+  checkBoundary(addr: bigint): void {
+    const m = this.k.m;
+    const loc = m.kallsyms.lookup(addr);
+    const where = m.kallsyms.format(addr);
+    if (!loc) throw new KprobeError('EILSEQ', `${where} is not inside a known function`);
+    const r = canProbe(
+      (a) => this.readByte(a),
+      loc.sym.address,
+      BigInt(loc.sym.size),
+      addr,
+      (a) => {
+        const site = this.k.get(a);
+        return site?.armed ? site.arch.opcode : undefined;
+      },
+    );
+    if (!r.ok) throw new KprobeError(r.reason === 'exception-insn' ? 'EINVAL' : 'EILSEQ', `${where}: ${r.message}`);
+  }
+
+  /**
+   * `arch_prepare_kprobe`: copy the instruction into a fresh slot, fixing a RIP-relative operand.
+   * @see arch/x86/kernel/kprobes/core.c arch_prepare_kprobe(), __copy_instruction()
+   */
+  prepare(addr: bigint): X86Site {
+    const m = this.k.m;
+    const bytes = new Uint8Array(MAX_INSN_SIZE);
+    for (let i = 0; i < MAX_INSN_SIZE; i++) bytes[i] = this.readByte(addr + BigInt(i)) ?? 0;
+    const slot = this.slots.getInsnSlot();
+    const copy = copyInstruction(bytes, addr, slot);
+    if (!copy.ok) {
+      this.slots.freeInsnSlot(slot);
+      throw new KprobeError('EINVAL', `${m.kallsyms.format(addr)}: ${copy.message}`);
+    }
+    m.memory.textPoke(slot, copy.insn);
+    return Object.freeze({
+      slot,
+      opcode: copy.opcode,
+      text: copy.decoded.text,
+      insn: copy.insn,
+      length: copy.length,
+      ifModifier: isIfModifier(copy.insn),
+      plan: resumeExecutionPlan(copy.insn),
+    });
+  }
+
+  /** `arch_arm_kprobe`: `int3` over the first byte, through `text_poke`. */
+  arm(site: ProbeSite): void {
+    const m = this.k.m;
+    const poke = m.memory.textPoke(site.addr, new Uint8Array([BREAKPOINT_INSTRUCTION]));
+    m.space.markInstrumentation(site.addr, 1, true);
+    site.armed = true;
+    this.k.emit({
+      type: 'kprobe:armed',
+      at: this.k.now(),
+      cpu: -1,
+      addr: site.addr,
+      symbol: site.symbol,
+      before: poke.before[0],
+      after: BREAKPOINT_INSTRUCTION,
+    });
+  }
+
+  /** `arch_disarm_kprobe`: the original first byte back. */
+  disarm(site: ProbeSite): void {
+    const m = this.k.m;
+    m.memory.textPoke(site.addr, new Uint8Array([site.arch.opcode]));
+    m.space.markInstrumentation(site.addr, 1, false);
+    site.armed = false;
+    this.k.emit({
+      type: 'kprobe:disarmed',
+      at: this.k.now(),
+      cpu: -1,
+      addr: site.addr,
+      symbol: site.symbol,
+      restored: site.arch.opcode,
+    });
+  }
+
+  /** Forgets an armed site whose memory is going away (module unload): nothing is written. */
+  forget(site: ProbeSite): void {
+    site.armed = false;
+  }
+
+  /** `arch_remove_kprobe`: free the slot. */
+  release(site: ProbeSite): void {
+    this.slots.freeInsnSlot(site.arch.slot);
+  }
+
+  /**
+   * The int3 handler (`kprobe_handler`), called through the die chain. Returns true when the trap
+   * was a kprobe's (the caller answers NOTIFY_STOP).
+   */
+  int3Handler(cpu: number, regs: PtRegs): boolean {
+    const m = this.k.m;
+    const c = m.cpus[cpu];
+    if (c.cpl === 3) return false;
+    const addr = regs.ip - 1n;
+    const kcb = this.k.kcb[cpu];
+    const site = this.k.get(addr);
+    if (kcb.current) {
+      if (site) {
+        if (kcb.status === KprobeStatus.HIT_SS && (site.arch as X86Site).insn[0] === BREAKPOINT_INSTRUCTION) {
+          regs.flags = (regs.flags & ~TF) | kcb.savedFlags;
+          return false;
+        }
+        // A probe hit while another is being handled on this CPU: step it without handlers.
+        kcb.savePrevious();
+        this.setCurrent(kcb, site, regs);
+        site.missed();
+        this.k.emit({ type: 'kprobe:missed', at: m.clock(cpu), cpu, addr, symbol: site.symbol, reason: 're-entry' });
+        this.prepareSingleStep(cpu, site, regs);
+        kcb.status = KprobeStatus.REENTER;
+        return true;
+      }
+      if (this.readByte(addr) !== BREAKPOINT_INSTRUCTION) {
+        // The int3 was removed by another CPU right after we hit it: re-execute the original.
+        regs.ip = addr;
+        return true;
+      }
+      const cur = kcb.current;
+      const jp = cur.breakChild;
+      if (jp?.kp.breakHandler?.(jp.kp, regs)) {
+        this.prepareSingleStep(cpu, cur, regs);
+        kcb.status = KprobeStatus.HIT_SS;
+        return true;
+      }
+      return false;
+    }
+    if (!site) {
+      if (this.readByte(addr) !== BREAKPOINT_INSTRUCTION) {
+        regs.ip = addr;
+        return true;
+      }
+      return false;
+    }
+    this.setCurrent(kcb, site, regs);
+    kcb.status = KprobeStatus.HIT_ACTIVE;
+    kcb.at = m.clock(cpu);
+    if (this.k.observed) {
+      this.k.emit({
+        type: 'kprobe:hit',
+        at: kcb.at,
+        cpu,
+        addr,
+        symbol: site.symbol,
+        pid: m.sched.current[cpu]?.pid ?? 0,
+      });
+    }
+    if (this.runPreHandlers(cpu, site, regs)) {
+      // The handler set the ip itself: no single-step. A jprobe's entry keeps the probe current until
+      // its jprobe_return int3.
+      if (!kcb.jprobe) kcb.reset();
+      return true;
+    }
+    this.prepareSingleStep(cpu, site, regs);
+    kcb.status = KprobeStatus.HIT_SS;
+    return true;
+  }
+
+  /**
+   * The debug-trap handler (`post_kprobe_handler`): post-handlers, `resume_execution`, flags restored.
+   * Returns false when TF is still set afterwards: someone else is single-stepping, and `do_debug`
+   * must go on as if this were not a probe's step.
+   */
+  debugHandler(cpu: number, regs: PtRegs): boolean {
+    const kcb = this.k.kcb[cpu];
+    const cur = kcb.current;
+    if (!cur) return false;
+    if (kcb.status !== KprobeStatus.REENTER && cur.hasPostHandler) {
+      kcb.status = KprobeStatus.HIT_SSDONE;
+      for (const child of cur.children) {
+        if (child.disabled || !child.kp.postHandler) continue;
+        child.kp.postHandler(child.kp, regs, 0);
+      }
+      if (this.k.observed)
+        this.k.emit({ type: 'kprobe:post-handler-ran', at: kcb.at, cpu, addr: cur.addr, symbol: cur.symbol });
+    }
+    this.resumeExecution(cpu, cur, regs, kcb);
+    regs.flags |= kcb.savedFlags;
+    if (kcb.status === KprobeStatus.REENTER) kcb.restorePrevious();
+    else kcb.reset();
+    return (regs.flags & TF) === 0;
+  }
+
+  /**
+   * A fault while a probe is being handled (`kprobe_fault_handler`): the probe's fault handler first;
+   * then, for a fault of the single-stepped copy, the ip goes back to the probe address and the flags
+   * are restored, so the kernel's own handling (an exception-table fixup, an oops) sees the original
+   * instruction. Returns true only when a fault handler dealt with it.
+   */
+  faultHandler(cpu: number, regs: PtRegs, trapnr: number): boolean {
+    const kcb = this.k.kcb[cpu];
+    const cur = kcb.current;
+    if (!cur) return false;
+    for (const child of cur.children) {
+      if (!child.disabled && child.kp.faultHandler?.(child.kp, regs, trapnr)) return true;
+    }
+    if (kcb.status === KprobeStatus.HIT_SS || kcb.status === KprobeStatus.REENTER) {
+      const ip = regs.ip;
+      regs.ip = cur.addr;
+      regs.flags = (regs.flags & ~TF) | kcb.oldFlags;
+      if (kcb.status === KprobeStatus.REENTER) kcb.restorePrevious();
+      else kcb.reset();
+      if (this.k.observed)
+        this.k.emit({
+          type: 'kprobe:fault',
+          at: this.k.m.clock(cpu),
+          cpu,
+          addr: cur.addr,
+          symbol: cur.symbol,
+          trapnr,
+          ip,
+        });
+    } else if (kcb.status === KprobeStatus.HIT_ACTIVE || kcb.status === KprobeStatus.HIT_SSDONE) {
+      // A fault inside a handler.
+      cur.missed();
+    }
+    return false;
+  }
+
+  /** Aggregated pre-handlers: each enabled child in order; the first non-zero result ends it. */
+  private runPreHandlers(cpu: number, site: ProbeSite, regs: PtRegs): boolean {
+    for (const child of site.children) {
+      if (child.disabled || !child.kp.preHandler) continue;
+      const r = child.kp.preHandler(child.kp, regs);
+      if (this.k.observed) {
+        this.k.emit({
+          type: 'kprobe:pre-handler-ran',
+          at: this.k.kcb[cpu].at,
+          cpu,
+          addr: site.addr,
+          symbol: site.symbol,
+          result: Number(r ?? 0),
+        });
+      }
+      if (r) return true;
+    }
+    return false;
+  }
+
+  /** `set_current_kprobe`: remember the probe and the TF/IF state to restore. */
+  private setCurrent(kcb: ControlBlock, site: ProbeSite, regs: PtRegs): void {
+    kcb.current = site;
+    kcb.oldFlags = kcb.savedFlags = regs.flags & (TF | IF);
+    if ((site.arch as X86Site).ifModifier) kcb.savedFlags &= ~IF;
+  }
+
+  /** `prepare_singlestep`: TF on, IF off, ip at the slot (or in place for an original int3). */
+  private prepareSingleStep(cpu: number, site: ProbeSite, regs: PtRegs): void {
+    const x = site.arch as X86Site;
+    regs.flags = (regs.flags | TF) & ~IF;
+    regs.ip = x.insn[0] === BREAKPOINT_INSTRUCTION ? site.addr : x.slot;
+    if (this.k.observed) {
+      this.k.emit({
+        type: 'kprobe:single-step-begun',
+        at: this.k.kcb[cpu].at,
+        cpu,
+        addr: site.addr,
+        symbol: site.symbol,
+        slot: x.slot,
+        insn: x.text,
+      });
+    }
+  }
+
+  /** `resume_execution`: undo the effects of running the copy at the slot's address. */
+  private resumeExecution(cpu: number, site: ProbeSite, regs: PtRegs, kcb: ControlBlock): void {
+    const x = site.arch as X86Site;
+    const space = this.k.m.cpus[cpu].addressSpace;
+    regs.flags &= ~TF;
+    const out = applyResumeFixups(x.plan, {
+      ip: regs.ip,
+      sp: regs.sp,
+      slot: x.slot,
+      orig: site.addr,
+      oldFlags: BigInt(kcb.oldFlags),
+      boostable: -1,
+      readU64: (a) => space.readU64(a),
+      writeU64: (a, v) => space.writeU64(a, v),
+    });
+    regs.ip = out.ip;
+    if (this.k.observed) {
+      this.k.emit({
+        type: 'kprobe:resumed',
+        at: kcb.at,
+        cpu,
+        addr: site.addr,
+        symbol: site.symbol,
+        fixup: FIXUP_TEXT[x.plan.type],
+        ip: out.ip,
+      });
+    }
+  }
+
+  /** Reads one byte of kernel memory, or undefined where nothing is mapped. */
+  private readByte(a: bigint): number | undefined {
+    const space = this.k.m.space;
+    return space.isMapped(a) ? space.readU8(a) : undefined;
+  }
+
+  private slotSymbols(page: bigint) {
+    return [{ name: 'kprobe_insn_page', address: page, size: PAGE_SIZE, kind: 'text' as const, global: false }];
+  }
+}

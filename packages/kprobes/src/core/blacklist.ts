@@ -1,0 +1,50 @@
+import type { Machine } from '@int3/kernel';
+
+/** One blacklisted range. */
+export interface BlacklistEntry {
+  readonly start: bigint;
+  readonly end: bigint;
+  readonly name: string;
+}
+
+/**
+ * Where kprobes refuses to probe: its own text (`.kprobes.text`: the trampoline, `jprobe_return`), the
+ * syscall entry text (`__entry_text_start..__entry_text_end`), and the host-call gates.
+ *
+ * @see kernel/kprobes.c within_kprobe_blacklist(), populate_kprobe_blacklist()
+ */
+export class Blacklist {
+  private readonly entries: BlacklistEntry[] = [];
+
+  constructor(private readonly m: Machine) {
+    const s = m.image.symbols;
+    for (const sym of m.kallsyms.all()) {
+      if (sym.type.toLowerCase() === 't' && sym.address >= s.__entry_text_start && sym.address < s.__entry_text_end) {
+        this.entries.push({ start: sym.address, end: sym.address + BigInt(sym.size), name: sym.name });
+      }
+    }
+    this.entries.push({ start: s.__hostcall_start, end: s.__hostcall_end, name: '__hostcall_start' });
+  }
+
+  /** Adds ranges (kprobes' own text). */
+  addText(ranges: readonly BlacklistEntry[]): void {
+    this.entries.push(...ranges);
+  }
+
+  /** The entry containing `address`, if any. */
+  find(address: bigint): BlacklistEntry | undefined {
+    return this.entries.find((e) => address >= e.start && address < e.end);
+  }
+
+  /**
+   * `/sys/kernel/debug/kprobes/blacklist`: `0x%px-0x%px\t%ps` per entry, in address order.
+   * @see kernel/kprobes.c kprobe_blacklist_seq_show()
+   */
+  text(): string {
+    const px = (v: bigint) => `0x${v.toString(16).padStart(16, '0')}`;
+    return [...this.entries]
+      .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
+      .map((e) => `${px(e.start)}-${px(e.end)}\t${this.m.kallsyms.lookup(e.start)?.sym.name ?? e.name}\n`)
+      .join('');
+  }
+}

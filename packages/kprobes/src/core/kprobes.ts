@@ -1,0 +1,360 @@
+import { DieVal, type Machine, ModuleState, NotifyResult } from '@int3/kernel';
+import { type Observable, Subject } from 'rxjs';
+import { X86Kprobes } from '../arch/x86/x86-kprobes.js';
+import { KprobeError } from '../kprobe-error.js';
+import { bindGuestKprobes } from '../module-api/guest-kprobes.js';
+import { Blacklist } from './blacklist.js';
+import { ControlBlock } from './control-block.js';
+import { kprobesEnabledText, kprobesList, writeKprobesEnabled } from './debugfs.js';
+import { type Jprobe, Jprobes } from './jprobes.js';
+import { type Kprobe, KprobeFlag } from './kprobe.js';
+import type { KprobeEvent } from './kprobe-event.js';
+import type { Kretprobe } from './kretprobe.js';
+import { Kretprobes } from './kretprobes.js';
+import { type ProbeKind, ProbeSite, ProbeState } from './probe-site.js';
+
+/** Priority of kprobes' die notifier: first in the chain, as `kprobe_exceptions_nb` is. */
+export const KPROBES_NOTIFIER_PRIORITY = 0x7fffffff;
+
+/**
+ * kprobes on a machine: registration and its errno paths, aggregation of probes at one address,
+ * enable/disable, the global switch, module unloading — the policy of `kernel/kprobes.c`. The
+ * mechanism (int3 arming, single-step, resume fixups) is {@link X86Kprobes}.
+ *
+ * @see kernel/kprobes.c
+ * @example
+ * const kprobes = Kprobes.init(machine);
+ * kprobes.registerKprobe({ symbolName: 'do_sys_open', preHandler: () => 0 });
+ */
+export class Kprobes {
+  readonly events$: Observable<KprobeEvent>;
+  readonly arch: X86Kprobes;
+  readonly blacklist: Blacklist;
+  /** Per-CPU control blocks (`struct kprobe_ctlblk`). */
+  readonly kcb: readonly ControlBlock[];
+  readonly kretprobes: Kretprobes;
+  readonly jprobes: Jprobes;
+  private readonly table = new Map<bigint, ProbeSite>();
+  private readonly registered = new Map<Kprobe, ProbeState>();
+  private readonly eventSubject = new Subject<KprobeEvent>();
+  private allDisarmed = false;
+
+  private constructor(readonly m: Machine) {
+    this.events$ = this.eventSubject.asObservable();
+    this.kcb = m.cpus.map(() => new ControlBlock());
+    this.blacklist = new Blacklist(m);
+    this.arch = new X86Kprobes(this);
+    this.blacklist.addText(this.arch.text.ranges());
+    m.dieChain.register('kprobes', KPROBES_NOTIFIER_PRIORITY, (args) => {
+      switch (args.val) {
+        case DieVal.INT3:
+          return this.arch.int3Handler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
+        case DieVal.DEBUG:
+          return this.arch.debugHandler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
+        case DieVal.GPF:
+        case DieVal.PAGE_FAULT:
+          return this.arch.faultHandler(args.cpu, args.regs, args.trapnr) ? NotifyResult.STOP : NotifyResult.DONE;
+        default:
+          return NotifyResult.DONE;
+      }
+    });
+    this.kretprobes = new Kretprobes(this);
+    this.jprobes = new Jprobes(this);
+    m.modules.onModule((state, mod) => {
+      if (state !== ModuleState.GOING) return;
+      for (const site of this.table.values()) {
+        if (site.addr >= mod.textStart && site.addr < mod.textEnd) this.killProbe(site, mod.name);
+      }
+    });
+  }
+
+  /**
+   * Sets kprobes up on a machine: maps its own text (`kretprobe_trampoline`, `jprobe_return`), adds
+   * it to kallsyms and the blacklist, hooks the die notifier chain and module notifier, and defines
+   * the gates of the C API (`register_kprobe`, …) that modules link against.
+   * @see kernel/kprobes.c init_kprobes()
+   */
+  static init(m: Machine): Kprobes {
+    const k = new Kprobes(m);
+    bindGuestKprobes(k);
+    return k;
+  }
+
+  /**
+   * Registers a probe. Errors (as `KprobeError` with the kernel's errno): both or neither of
+   * `symbolName`/`addr` → EINVAL; unknown symbol → ENOENT; the same object twice → EINVAL; not kernel or
+   * module text, blacklisted, or an exception instruction (int3, ud2, int n) → EINVAL; a module going
+   * away → ENOENT; not on an instruction boundary → EILSEQ.
+   *
+   * @see kernel/kprobes.c register_kprobe()
+   */
+  registerKprobe(p: Kprobe, kind: ProbeKind = 'k'): void {
+    const addr = this.kprobeAddr(p);
+    if (this.registered.has(p)) throw new KprobeError('EINVAL', 'this kprobe is already registered');
+    p.flags = (p.flags ?? 0) & KprobeFlag.DISABLED;
+    p.nmissed = 0;
+    this.checkAddressSafe(addr);
+    const existing = this.table.get(addr);
+    if (existing) {
+      this.registerAggr(existing, p, kind);
+      return;
+    }
+    const site = this.newSite(addr);
+    const state = new ProbeState(p, kind, site);
+    site.children.unshift(state);
+    p.addr = addr;
+    this.table.set(addr, site);
+    this.registered.set(p, state);
+    this.emit({ type: 'kprobe:registered', at: this.now(), cpu: -1, addr, symbol: site.symbol, kind });
+    if (!this.allDisarmed && !state.disabled) this.arch.arm(site);
+  }
+
+  /**
+   * Unregisters a probe: disarms it (unless other probes at the address remain enabled) and frees its
+   * slot when it was the last. Unknown probes are ignored, and their `addr` cleared, as the kernel does.
+   * @see kernel/kprobes.c unregister_kprobe()
+   */
+  unregisterKprobe(p: Kprobe): void {
+    const state = this.registered.get(p);
+    if (!state) {
+      p.addr = undefined;
+      return;
+    }
+    const site = state.site;
+    this.registered.delete(p);
+    site.children.splice(site.children.indexOf(state), 1);
+    this.emit({
+      type: 'kprobe:unregistered',
+      at: this.now(),
+      cpu: -1,
+      addr: site.addr,
+      symbol: site.symbol,
+      kind: state.kind,
+    });
+    if (site.children.length === 0) {
+      if (site.armed) this.arch.disarm(site);
+      this.table.delete(site.addr);
+      this.arch.release(site);
+    } else if (site.armed && site.disabled) {
+      this.arch.disarm(site);
+    }
+  }
+
+  /**
+   * Registers several probes; on a failure, the ones already registered are unregistered and the
+   * error is thrown. `num <= 0` → EINVAL.
+   * @see kernel/kprobes.c register_kprobes()
+   */
+  registerKprobes(ps: readonly Kprobe[]): void {
+    if (ps.length === 0) throw new KprobeError('EINVAL', 'no probes given');
+    for (let i = 0; i < ps.length; i++) {
+      try {
+        this.registerKprobe(ps[i]);
+      } catch (e) {
+        for (let j = 0; j < i; j++) this.unregisterKprobe(ps[j]);
+        throw e;
+      }
+    }
+  }
+
+  /** Unregisters several probes. */
+  unregisterKprobes(ps: readonly Kprobe[]): void {
+    for (const p of ps) this.unregisterKprobe(p);
+  }
+
+  /**
+   * Re-enables a disabled probe (arming its address when it was disarmed). Not registered, or gone →
+   * EINVAL.
+   * @see kernel/kprobes.c enable_kprobe()
+   */
+  enableKprobe(p: Kprobe): void {
+    const state = this.registered.get(p);
+    if (!state) throw new KprobeError('EINVAL', 'enable_kprobe: not a registered kprobe');
+    if (state.gone) throw new KprobeError('EINVAL', 'enable_kprobe: the probed code has gone');
+    p.flags = (p.flags ?? 0) & ~KprobeFlag.DISABLED;
+    if (!state.site.armed && !this.allDisarmed && !state.site.gone) this.arch.arm(state.site);
+  }
+
+  /**
+   * Disables a probe without unregistering it; the address is disarmed once every probe there is
+   * disabled. Not registered → EINVAL.
+   * @see kernel/kprobes.c disable_kprobe()
+   */
+  disableKprobe(p: Kprobe): void {
+    const state = this.registered.get(p);
+    if (!state) throw new KprobeError('EINVAL', 'disable_kprobe: not a registered kprobe');
+    p.flags = (p.flags ?? 0) | KprobeFlag.DISABLED;
+    if (state.site.armed && state.site.disabled) this.arch.disarm(state.site);
+  }
+
+  /**
+   * `/sys/kernel/debug/kprobes/enabled`: disarms or re-arms every probe without changing any probe's
+   * own enabled state. The kretprobe trampoline stays armed (instances in flight return through it).
+   * @see kernel/kprobes.c arm_all_kprobes(), disarm_all_kprobes()
+   */
+  setAllArmed(on: boolean): void {
+    if (on === !this.allDisarmed) return;
+    this.allDisarmed = !on;
+    for (const site of this.table.values()) {
+      if (site.gone || site === this.arch.trampolineSite) continue;
+      if (on && !site.disabled && !site.armed) this.arch.arm(site);
+      if (!on && site.armed) this.arch.disarm(site);
+    }
+    this.m.log(0, 6, on ? 'Kprobes globally enabled' : 'Kprobes globally disabled');
+  }
+
+  /** True unless `enabled` was set to 0. */
+  get allArmed(): boolean {
+    return !this.allDisarmed;
+  }
+
+  /** @see kernel/kprobes.c register_kretprobe() */
+  registerKretprobe(rp: Kretprobe): void {
+    this.kretprobes.registerKretprobe(rp);
+  }
+
+  /** @see kernel/kprobes.c unregister_kretprobe() */
+  unregisterKretprobe(rp: Kretprobe): void {
+    this.kretprobes.unregisterKretprobe(rp);
+  }
+
+  /** @see kernel/kprobes.c register_jprobe() (2.6 era) */
+  registerJprobe(jp: Jprobe): void {
+    this.jprobes.registerJprobe(jp);
+  }
+
+  /** @see kernel/kprobes.c unregister_jprobe() (2.6 era) */
+  unregisterJprobe(jp: Jprobe): void {
+    this.jprobes.unregisterJprobe(jp);
+  }
+
+  /** `/sys/kernel/debug/kprobes/list`. */
+  list(): string {
+    return kprobesList(this);
+  }
+
+  /** `/sys/kernel/debug/kprobes/blacklist`. */
+  blacklistText(): string {
+    return this.blacklist.text();
+  }
+
+  /** Reads `/sys/kernel/debug/kprobes/enabled`. */
+  enabledText(): string {
+    return kprobesEnabledText(this);
+  }
+
+  /** Writes `/sys/kernel/debug/kprobes/enabled`; false for a value the kernel refuses (EINVAL). */
+  writeEnabled(text: string): boolean {
+    return writeKprobesEnabled(this, text);
+  }
+
+  /** The probe site at `addr` (`get_kprobe`). */
+  get(addr: bigint): ProbeSite | undefined {
+    return this.table.get(addr);
+  }
+
+  /** Every probe site. */
+  sites(): IterableIterator<ProbeSite> {
+    return this.table.values();
+  }
+
+  /** kprobes' record of a registered probe. */
+  stateOf(p: Kprobe): ProbeState | undefined {
+    return this.registered.get(p);
+  }
+
+  /** Publishes an event when someone listens (free otherwise). */
+  emit(e: KprobeEvent): void {
+    if (this.eventSubject.observed) this.eventSubject.next(Object.freeze(e));
+  }
+
+  /** True when `events$` has subscribers (handlers skip building events otherwise). */
+  get observed(): boolean {
+    return this.eventSubject.observed;
+  }
+
+  /** Virtual time of CPU 0 (for events outside a hit). */
+  now(cpu = 0): number {
+    return this.m.clock(cpu);
+  }
+
+  /**
+   * Registers a probe kprobes places on its own text (the kretprobe trampoline), which the safety
+   * checks would refuse.
+   */
+  registerOwn(p: Kprobe, addr: bigint): ProbeSite {
+    const site = this.newSite(addr);
+    const state = new ProbeState(p, 'k', site);
+    site.children.push(state);
+    p.addr = addr;
+    p.flags = 0;
+    p.nmissed = 0;
+    this.table.set(addr, site);
+    this.registered.set(p, state);
+    this.arch.arm(site);
+    return site;
+  }
+
+  private newSite(addr: bigint): ProbeSite {
+    const loc = this.m.kallsyms.lookup(addr);
+    const symbol = loc ? `${loc.sym.name}+0x${loc.offset.toString(16)}` : `0x${addr.toString(16)}`;
+    return new ProbeSite(addr, symbol, loc?.sym.module, this.arch.prepare(addr));
+  }
+
+  /** `_kprobe_addr`: the address from `symbolName` + `offset`, or `addr` + `offset`. */
+  kprobeAddr(p: Kprobe): bigint {
+    const offset = BigInt(p.offset ?? 0);
+    if ((p.symbolName !== undefined) === (p.addr !== undefined)) {
+      throw new KprobeError('EINVAL', 'specify either symbolName or addr, not both nor neither');
+    }
+    if (p.symbolName !== undefined) {
+      const sym = this.m.kallsyms.lookupName(p.symbolName);
+      if (!sym) throw new KprobeError('ENOENT', `unknown symbol ${p.symbolName}`);
+      return sym.address + offset;
+    }
+    return p.addr! + offset;
+  }
+
+  /**
+   * `check_kprobe_address_safe` + the arch boundary check: kernel or module text, not blacklisted, not
+   * in a module going away, on an instruction boundary, not on an exception instruction.
+   */
+  private checkAddressSafe(addr: bigint): void {
+    const m = this.m;
+    const where = m.kallsyms.format(addr);
+    const kernelText = addr >= m.image.symbols._stext && addr < m.image.symbols._etext;
+    const mod = kernelText ? undefined : m.modules.moduleAt(addr);
+    if (!kernelText && !mod) throw new KprobeError('EINVAL', `${where} is not kernel or module text`);
+    const black = this.blacklist.find(addr);
+    if (black) throw new KprobeError('EINVAL', `${where} is blacklisted (${black.name})`);
+    if (mod && mod.state === ModuleState.GOING) throw new KprobeError('ENOENT', `module ${mod.name} is going away`);
+    this.arch.checkBoundary(addr);
+  }
+
+  /**
+   * Adds `p` to the probes at an address that already has one, turning it into an aggregate.
+   * @see kernel/kprobes.c register_aggr_kprobe()
+   */
+  private registerAggr(site: ProbeSite, p: Kprobe, kind: ProbeKind): void {
+    if (site.gone) throw new KprobeError('EINVAL', `${site.symbol}: the probed code has gone`);
+    if (p.breakHandler && site.breakChild) throw new KprobeError('EEXIST', `${site.symbol} already has a jprobe`);
+    const state = new ProbeState(p, kind, site);
+    site.children.unshift(state);
+    p.addr = site.addr;
+    this.registered.set(p, state);
+    this.emit({ type: 'kprobe:registered', at: this.now(), cpu: -1, addr: site.addr, symbol: site.symbol, kind });
+    if (!site.armed && !this.allDisarmed && !site.disabled) this.arch.arm(site);
+  }
+
+  /**
+   * A module's text is going away: its probes become GONE and are disarmed without touching the
+   * memory, which is about to be freed.
+   * @see kernel/kprobes.c kill_kprobe()
+   */
+  private killProbe(site: ProbeSite, module: string): void {
+    site.gone = true;
+    for (const c of site.children) c.kp.flags = (c.kp.flags ?? 0) | KprobeFlag.GONE;
+    if (site.armed) this.arch.forget(site);
+    this.emit({ type: 'kprobe:gone', at: this.now(), cpu: -1, addr: site.addr, symbol: site.symbol, module });
+  }
+}

@@ -1,0 +1,183 @@
+import type { PtRegs } from '@int3/kernel';
+import { KprobeError } from '../kprobe-error.js';
+import type { Kprobe } from './kprobe.js';
+import type { Kprobes } from './kprobes.js';
+import { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './kretprobe.js';
+import type { ProbeSite } from './probe-site.js';
+
+interface RpState {
+  readonly rp: Kretprobe;
+  readonly free: KretprobeInstance[];
+  unregistered: boolean;
+}
+
+/**
+ * Function-return probes, the seed mechanism: a kprobe on the function's first instruction takes a
+ * free instance, saves the return address and puts `kretprobe_trampoline` in its place; the function
+ * returns into the trampoline, whose own kprobe runs the handlers of the task's instances (newest
+ * first), then puts the real return address where the trampoline's `ret` — single-stepped like any
+ * probed instruction — takes it from. Four interruptions per call: int3 at entry, its single-step,
+ * int3 at the trampoline, its single-step.
+ *
+ * @see kernel/kprobes.c register_kretprobe(), pre_handler_kretprobe(); arch/x86_64/kernel/kprobes.c
+ *   arch_prepare_kretprobe(), trampoline_probe_handler() (2.6.12)
+ */
+export class Kretprobes {
+  private readonly states = new Map<Kretprobe, RpState>();
+  /** Instances in flight, per task (pid; 0 for host-side contexts), newest last. */
+  private readonly inFlight = new Map<number, KretprobeInstance[]>();
+  readonly trampolineSite: ProbeSite;
+
+  constructor(private readonly k: Kprobes) {
+    const trampoline = k.arch.text.trampoline;
+    const probe: Kprobe = { addr: trampoline, preHandler: (_p, regs) => this.trampolineHandler(regs) };
+    this.trampolineSite = k.registerOwn(probe, trampoline);
+    k.arch.trampolineSite = this.trampolineSite;
+    // The trampoline's `ret`, stepped from its slot, stands for no instruction of the program.
+    k.m.space.markInstrumentation(this.trampolineSite.arch.slot, 1, true);
+  }
+
+  /**
+   * Registers a return probe. The address must be a function entry (EINVAL), `dataSize` at most 4096
+   * (E2BIG); `maxactive` defaults to `max(10, 2 × NR_CPUS)` and is written back.
+   * @see kernel/kprobes.c register_kretprobe()
+   */
+  registerKretprobe(rp: Kretprobe): void {
+    if (this.states.has(rp)) throw new KprobeError('EINVAL', 'this kretprobe is already registered');
+    const addr = this.k.kprobeAddr(rp.kp);
+    const loc = this.k.m.kallsyms.lookup(addr);
+    if (loc?.offset !== 0) {
+      throw new KprobeError('EINVAL', `${this.k.m.kallsyms.format(addr)} is not a function entry`);
+    }
+    if ((rp.dataSize ?? 0) > KRETPROBE_MAX_DATA_SIZE) {
+      throw new KprobeError('E2BIG', `data_size ${rp.dataSize} is larger than ${KRETPROBE_MAX_DATA_SIZE}`);
+    }
+    if (!(rp.maxactive && rp.maxactive > 0)) rp.maxactive = Math.max(10, 2 * this.k.m.cpus.length);
+    rp.nmissed = 0;
+    const state: RpState = { rp, free: [], unregistered: false };
+    for (let i = 0; i < rp.maxactive; i++) {
+      state.free.push({ rp, retAddr: 0n, stackSlot: 0n, pid: 0, data: new Uint8Array(rp.dataSize ?? 0) });
+    }
+    rp.kp.preHandler = (_p, regs) => this.entryHandler(state, regs);
+    rp.kp.postHandler = undefined;
+    this.k.registerKprobe(rp.kp, 'r');
+    this.states.set(rp, state);
+  }
+
+  /**
+   * Unregisters a return probe; returns already in flight still go back to their callers, without
+   * running the handler.
+   * @see kernel/kprobes.c unregister_kretprobe()
+   */
+  unregisterKretprobe(rp: Kretprobe): void {
+    const state = this.states.get(rp);
+    if (!state) return;
+    this.k.unregisterKprobe(rp.kp);
+    state.unregistered = true;
+    this.states.delete(rp);
+  }
+
+  /** Instances currently in flight (all tasks). */
+  get activeInstances(): number {
+    let n = 0;
+    for (const list of this.inFlight.values()) n += list.length;
+    return n;
+  }
+
+  /** `pre_handler_kretprobe` + `arch_prepare_kretprobe`. */
+  private entryHandler(state: RpState, regs: PtRegs): number {
+    const { rp } = state;
+    const m = this.k.m;
+    const cpu = regs.cpu.id;
+    const ri = state.free.pop();
+    const pid = m.sched.current[cpu]?.pid ?? 0;
+    if (!ri) {
+      rp.nmissed = (rp.nmissed ?? 0) + 1;
+      this.k.emit({
+        type: 'kprobe:missed',
+        at: m.clock(cpu),
+        cpu,
+        addr: rp.kp.addr!,
+        symbol: m.kallsyms.format(rp.kp.addr!),
+        reason: 'maxactive',
+      });
+      return 0;
+    }
+    ri.pid = pid;
+    if (rp.entryHandler?.(ri, regs)) {
+      state.free.push(ri);
+      return 0;
+    }
+    const space = regs.cpu.addressSpace;
+    ri.stackSlot = regs.sp;
+    ri.retAddr = space.readU64(regs.sp);
+    space.writeU64(regs.sp, this.k.arch.text.trampoline);
+    const list = this.inFlight.get(pid);
+    if (list) list.push(ri);
+    else this.inFlight.set(pid, [ri]);
+    if (this.k.observed) {
+      this.k.emit({
+        type: 'kretprobe:return-address-swapped',
+        at: m.clock(cpu),
+        cpu,
+        addr: rp.kp.addr!,
+        symbol: m.kallsyms.format(rp.kp.addr!),
+        pid,
+        original: ri.retAddr,
+        trampoline: this.k.arch.text.trampoline,
+      });
+    }
+    return 0;
+  }
+
+  /** `trampoline_probe_handler`: run the handlers of this frame's instances, then go home. */
+  private trampolineHandler(regs: PtRegs): number {
+    const m = this.k.m;
+    const cpu = regs.cpu.id;
+    const pid = m.sched.current[cpu]?.pid ?? 0;
+    const list = this.inFlight.get(pid);
+    const trampoline = this.k.arch.text.trampoline;
+    const sp = regs.sp;
+    const newest = list?.[list.length - 1];
+    if (!newest || newest.stackSlot + 8n !== sp) {
+      const what = newest ? m.kallsyms.format(newest.rp.kp.addr!) : 'none';
+      m.log(cpu, 0, `kretprobe BUG!: Processing kretprobe ${what} @ ${m.kallsyms.format(trampoline)}`);
+      m.log(
+        cpu,
+        0,
+        `kretprobe BUG!: task ${pid} returned to the trampoline with sp ${hex(sp)}, expected ${newest ? hex(newest.stackSlot + 8n) : 'an instance'}`,
+      );
+      m.oops(cpu, 'kernel BUG at kernel/kprobes.c: kretprobe trampoline without a matching instance');
+      return 1;
+    }
+    let orig = trampoline;
+    while (list && list.length > 0) {
+      const ri = list.pop()!;
+      const state = this.states.get(ri.rp);
+      if (state && !state.unregistered) ri.rp.handler?.(ri, regs);
+      orig = ri.retAddr;
+      if (this.k.observed) {
+        this.k.emit({
+          type: 'kretprobe:trampoline-hit',
+          at: m.clock(cpu),
+          cpu,
+          addr: ri.rp.kp.addr ?? 0n,
+          symbol: ri.rp.kp.addr ? m.kallsyms.format(ri.rp.kp.addr) : '?',
+          pid,
+          returnTo: orig,
+          retval: regs.ax,
+        });
+      }
+      if (state) state.free.push(ri);
+      if (orig !== trampoline) break;
+    }
+    // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
+    regs.sp = sp - 8n;
+    regs.cpu.addressSpace.writeU64(regs.sp, orig);
+    return 0;
+  }
+}
+
+const hex = (v: bigint) => `0x${v.toString(16)}`;
+
+export type { Kretprobe, KretprobeInstance };

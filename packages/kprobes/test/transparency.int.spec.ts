@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bootWithKprobes, run } from './support/machine.js';
+
+const RUNS = Number(process.env.INT3_FUZZ_RUNS ?? 40);
+const WORKLOADS = [
+  ['cat', '/etc/motd'],
+  ['fork', '2'],
+  ['net', '2'],
+  ['dd', '2'],
+  ['mkdir', '/tmp/z'],
+  ['open', '/proc/version'],
+];
+
+/** The oracle: an unprobed run, stepped instruction by instruction, counting kernel-text executions. */
+function oracle(argv: string[]) {
+  const { m } = bootWithKprobes();
+  const counts = new Map<bigint, number>();
+  const { _stext, _etext } = m.image.symbols;
+  m.stepHook = (_cpu, rip) => {
+    if (rip >= _stext && rip < _etext) counts.set(rip, (counts.get(rip) ?? 0) + 1);
+  };
+  const output = run(m, argv);
+  const entries = [...counts.keys()].filter((a) => m.kallsyms.lookup(a)?.offset === 0);
+  return { output, counts, addresses: [...counts.keys()].sort((a, b) => (a < b ? -1 : 1)), entries };
+}
+
+const oracles = WORKLOADS.map(oracle);
+const pick = fc.record({ w: fc.nat({ max: WORKLOADS.length - 1 }), i: fc.nat() });
+
+describe('transparency (kprobes never change what the kernel computes)', () => {
+  it('should give the same output with a no-op kprobe on any executed instruction, hit exactly as often', () => {
+    fc.assert(
+      fc.property(pick, ({ w, i }) => {
+        const o = oracles[w];
+        const at = o.addresses[i % o.addresses.length];
+        const { m, k } = bootWithKprobes();
+        let hits = 0;
+        try {
+          k.registerKprobe({
+            addr: at,
+            preHandler: () => {
+              hits++;
+              return 0;
+            },
+            postHandler: () => {},
+          });
+        } catch (e) {
+          // Blacklisted text (the syscall entry) is refused; that is not a transparency failure.
+          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
+          throw e;
+        }
+        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
+        expect(hits, m.kallsyms.format(at)).toBe(o.counts.get(at));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('should give the same output with a no-op kretprobe on any entered function, one return per entry', () => {
+    fc.assert(
+      fc.property(pick, ({ w, i }) => {
+        const o = oracles[w];
+        const at = o.entries[i % o.entries.length];
+        const { m, k } = bootWithKprobes();
+        let returns = 0;
+        try {
+          k.registerKretprobe({ kp: { addr: at }, maxactive: 64, handler: () => returns++ });
+        } catch (e) {
+          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
+          throw e;
+        }
+        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
+        // Functions that never return (do_exit) leave their instances in flight.
+        expect(returns + k.kretprobes.activeInstances, m.kallsyms.format(at)).toBe(o.counts.get(at));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('should give the same output with a jprobe at any entered function, entered once per call', () => {
+    fc.assert(
+      fc.property(pick, ({ w, i }) => {
+        const o = oracles[w];
+        const at = o.entries[i % o.entries.length];
+        const { m, k } = bootWithKprobes();
+        let calls = 0;
+        try {
+          k.registerJprobe({ kp: { addr: at }, entry: () => calls++ });
+        } catch (e) {
+          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
+          throw e;
+        }
+        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
+        expect(calls, m.kallsyms.format(at)).toBe(o.counts.get(at));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
