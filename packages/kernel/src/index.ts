@@ -5,7 +5,13 @@ export { KernelError, type KernelErrorCode } from './kernel-error.js';
 export { decodeLog, encodeLogLine, LOG_MAGIC, LOG_VERSION, type LogEntry, logHeaderLine } from './log/log-codec.js';
 export { GuestCallError, type GuestCallOptions } from './machine/guest-caller.js';
 export type { HostCallContext, HostCallHandler, HostCallResult } from './machine/host-calls.js';
-export { type ConsoleWrite, Machine, type MachineOptions, type RunOutcome } from './machine/machine.js';
+export {
+  type ConsoleWrite,
+  Machine,
+  type MachineOptions,
+  type RunOptions,
+  type RunOutcome,
+} from './machine/machine.js';
 export { KernelLayout } from './mm/kernel-layout.js';
 export type { TextPoke } from './mm/kernel-memory.js';
 export {
@@ -25,8 +31,19 @@ export {
   WORKLOADS,
 } from './sample-image.js';
 export type { Task, TaskState } from './sched/task.js';
-export { type InputHandler, type RunConfig, Session, type SessionOptions } from './session/session.js';
+export {
+  DEFAULT_SNAPSHOT_EVERY_NS,
+  type InputHandler,
+  type RunConfig,
+  type SeekStats,
+  Session,
+  type SessionOptions,
+} from './session/session.js';
+export type { SessionSnapshot } from './session/snapshot-timeline.js';
 export { stateHash } from './session/state-hash.js';
+export type { CpuSnapshot, MachineSnapshot } from './snapshot/machine-snapshot.js';
+export type { SnapshotProvider } from './snapshot/snapshot-provider.js';
+export type { PageImage, SpaceImage } from './snapshot/space-image.js';
 export { formatTimestamp, HZ, NS_PER_INSTRUCTION, TICK_NS } from './time/virtual-time.js';
 export { type DieArgs, DieVal, type DieValue, NotifyResult, type NotifyResultValue } from './traps/die-chain.js';
 export { PT_REGS_OFFSET, PT_REGS_SIZE, type PtRegName, PtRegs } from './traps/pt-regs.js';

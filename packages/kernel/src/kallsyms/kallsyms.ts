@@ -44,6 +44,9 @@ interface Region {
   readonly inputs: readonly KsymInput[];
 }
 
+/** The regions of a {@link Kallsyms}, by key, in insertion order (for machine snapshots). */
+export type KallsymsState = readonly (readonly [string, Region])[];
+
 /**
  * The symbol index. Regions (the core image, each module, kprobes' text) are added and removed whole;
  * indexes are rebuilt lazily after a change.
@@ -68,6 +71,18 @@ export class Kallsyms {
   /** Removes a region's symbols (module unload). */
   removeRegion(key: string): void {
     if (this.regions.delete(key)) this.invalidate();
+  }
+
+  /** The regions as they are now (regions are immutable, so they are shared). */
+  save(): KallsymsState {
+    return Object.freeze([...this.regions]);
+  }
+
+  /** Puts back the regions of a {@link save}. */
+  restore(state: KallsymsState): void {
+    this.regions.clear();
+    for (const [key, region] of state) this.regions.set(key, region);
+    this.invalidate();
   }
 
   /**

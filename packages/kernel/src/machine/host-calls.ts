@@ -38,6 +38,14 @@ export interface HostGate {
   readonly handler: HostCallHandler;
 }
 
+/** The gates of a {@link HostCalls} (handlers are kept by reference, never copied). */
+export interface HostCallsState {
+  readonly gates: readonly HostGate[];
+  readonly dynamic: readonly KsymInput[];
+  readonly page: bigint | undefined;
+  readonly used: number;
+}
+
 /**
  * The host-call gates: addresses on pages mapped with `PageFlags.Gate`, where reaching the address
  * runs a TypeScript service and returns to the caller as if by `ret`. The image's `.hostcall` gates
@@ -78,6 +86,29 @@ export class HostCalls {
     this.dynamic.push({ name, address, size: GATE_SIZE, kind: 'text', global: true });
     this.kallsyms.addRegion(undefined, this.dynamic, 'host-gates');
     return address;
+  }
+
+  /**
+   * Which gates exist (with their handlers, by reference) and where the next one goes. The gate
+   * pages' bytes and the `host-gates` kallsyms region are saved with memory and kallsyms.
+   */
+  save(): HostCallsState {
+    return Object.freeze({
+      gates: Object.freeze([...this.byAddress.values()]),
+      dynamic: Object.freeze([...this.dynamic]),
+      page: this.page,
+      used: this.used,
+    });
+  }
+
+  /** Puts back the gates of a {@link save}: a gate defined since is gone, as its page is. */
+  restore(state: HostCallsState): void {
+    this.byAddress.clear();
+    for (const g of state.gates) this.byAddress.set(g.address, g);
+    this.dynamic.length = 0;
+    for (const d of state.dynamic) this.dynamic.push(d);
+    this.page = state.page;
+    this.used = state.used;
   }
 
   /** The gate at `address`, if one is bound there. */

@@ -6,7 +6,6 @@ import {
   Msr,
   PAGE_SIZE,
   PageFlags,
-  parseElf,
   Reg,
   type RunResult,
   Selector,
@@ -21,17 +20,22 @@ import { KernelLayout } from '../mm/kernel-layout.js';
 import { KernelMemory } from '../mm/kernel-memory.js';
 import { ModuleLoader } from '../modules/module-loader.js';
 import { PrintkBuffer } from '../printk/printk-buffer.js';
-import { PcpuHot, Scheduler } from '../sched/scheduler.js';
+import { PcpuHot, Scheduler, type SchedulerState } from '../sched/scheduler.js';
 import { Task } from '../sched/task.js';
-import { userTaskRegs } from '../sched/task-regs.js';
-import { NS_PER_INSTRUCTION, TICK_NS } from '../time/virtual-time.js';
+import type { MachineSnapshot } from '../snapshot/machine-snapshot.js';
+import { MachineSnapshotter } from '../snapshot/machine-snapshotter.js';
+import type { SnapshotProvider } from '../snapshot/snapshot-provider.js';
+import { NS_PER_INSTRUCTION } from '../time/virtual-time.js';
 import { DieChain, DieVal } from '../traps/die-chain.js';
 import { PtRegs } from '../traps/pt-regs.js';
 import { TrapRouter } from '../traps/trap-router.js';
 import { GuestCaller } from './guest-caller.js';
 import { type HostCallResult, HostCalls } from './host-calls.js';
 import { bindKernelServices } from './kernel-services.js';
-import { buildUserStack } from './user-stack.js';
+import { RunLoop, type RunLoopState, type RunOptions, type RunOutcome } from './run-loop.js';
+import { spawnWorkload } from './spawn-workload.js';
+
+export type { RunOptions, RunOutcome } from './run-loop.js';
 
 /** How a machine is built. */
 export interface MachineOptions {
@@ -59,16 +63,16 @@ export interface ConsoleWrite {
   readonly text: string;
 }
 
-/** What {@link Machine.run} stopped on. */
-export type RunOutcome =
-  | { readonly reason: 'done' }
-  | { readonly reason: 'idle' }
-  | { readonly reason: 'time'; readonly at: number }
-  | { readonly reason: 'deadlock'; readonly blocked: readonly number[] }
-  | { readonly reason: 'panic'; readonly message: string };
+/** The machine's own part of a snapshot: clocks, the round in progress, console, panic state. */
+interface MachineOwnState {
+  readonly loop: RunLoopState;
+  readonly percpuUsed: number;
+  readonly panicked: string | undefined;
+  readonly console: readonly ConsoleWrite[];
+  readonly exTable: readonly (readonly [bigint, bigint])[];
+}
 
 const KERNEL_DATA = PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute;
-const USER_STACK_SIZE = 128 * 1024;
 
 /**
  * A booted int3 machine: the guest kernel image on N CPUs, with the host kernel around it. Runs are
@@ -125,13 +129,13 @@ export class Machine {
   private readonly printkSubject = new Subject<PrintkEvent>();
   private readonly machineSubject = new Subject<MachineEvent>();
   private readonly consoleSubject = new Subject<ConsoleWrite>();
-  private readonly clockOffsetNs: number[];
-  private readonly nextTick: number[];
   private readonly traps: TrapRouter;
   private readonly programs: (name: string) => Uint8Array | undefined;
   private readonly panicOnOops: boolean;
   /** Bytes of each per-CPU page in use: `struct pcpu_hot` (40) rounded up, then {@link percpuAlloc}. */
   private percpuUsed = 64;
+  private readonly loop: RunLoop;
+  private readonly snapshotter: MachineSnapshotter;
 
   private constructor(options: MachineOptions) {
     const ncpus = options.cpus ?? 2;
@@ -176,11 +180,10 @@ export class Machine {
       () => this.memory.vmallocMap(KernelLayout.THREAD_SIZE) + BigInt(KernelLayout.THREAD_SIZE),
     );
     this.regs = cpus.map((c) => new PtRegs(c));
-    this.clockOffsetNs = new Array(ncpus).fill(0);
-    this.nextTick = new Array(ncpus).fill(TICK_NS);
     this.sched = new Scheduler(this);
     this.guest = new GuestCaller(this, options.guestCallLimit ?? 50_000_000);
     this.traps = new TrapRouter(this);
+    this.loop = new RunLoop(this, this.traps);
     this.modules = new ModuleLoader(this);
     this.traps$ = merge(...cpus.map((c) => c.traps$));
     this.dies$ = this.dieSubject.asObservable();
@@ -190,6 +193,7 @@ export class Machine {
     this.console$ = this.consoleSubject.asObservable();
     this.events$ = merge(this.traps$, this.dies$, this.tasks$, this.printk$, this.machine$);
     bindKernelServices(this);
+    this.snapshotter = this.createSnapshotter();
     this.memory.onTextPoke((p) =>
       this.emitMachine({
         type: 'text:poked',
@@ -226,7 +230,7 @@ export class Machine {
 
   /** Virtual time of `cpu` in nanoseconds: its virtual instructions plus the time it spent idle. */
   clock(cpu: number): number {
-    return this.cpus[cpu].virtualRetired * NS_PER_INSTRUCTION + this.clockOffsetNs[cpu];
+    return this.cpus[cpu].virtualRetired * NS_PER_INSTRUCTION + this.loop.offsetNs[cpu];
   }
 
   /**
@@ -237,39 +241,7 @@ export class Machine {
    * @see image/ABI.md §6.1
    */
   spawn(argv: readonly string[]): Task {
-    const name = argv[0];
-    const bytes = name === undefined ? undefined : this.programs(name);
-    if (!bytes) throw new KernelError('ENOENT', `no such workload: ${name ?? '(none)'}`);
-    const elf = parseElf(bytes, name);
-    // int3_task_create takes the big kernel lock: wait until no CPU holds it.
-    let spins = 0;
-    while (this.space.readU32(this.image.symbols.kernel_flag) !== 0) {
-      if (++spins > 100_000) throw new KernelError('RUNAWAY', 'the big kernel lock is never released');
-      this.runRound();
-    }
-    const cpu = this.sched.runQueues.pickCpu();
-    const comm = name.slice(0, 15);
-    const commAddr = this.memory.heap.alloc(16);
-    this.space.write(commAddr, new TextEncoder().encode(`${comm}\0`));
-    const guestTask = this.guest.call(cpu, this.image.symbols.int3_task_create, [commAddr], {
-      asTask: this.image.symbols.init_task,
-    });
-    this.memory.heap.free(commAddr);
-    if (guestTask === 0n) throw new KernelError('ENOMEM', `int3_task_create(${comm}) failed`);
-    const mm = new AddressSpace(this.space);
-    const loaded = loadElf(elf, mm, { user: true });
-    const stackTop = KernelLayout.USER_STACK_TOP;
-    mm.map(
-      stackTop - BigInt(USER_STACK_SIZE),
-      USER_STACK_SIZE,
-      PageFlags.Present | PageFlags.Writable | PageFlags.User | PageFlags.NoExecute,
-    );
-    const rsp = buildUserStack(mm, stackTop, argv);
-    const task = this.newTask(guestTask, comm, undefined, mm, cpu);
-    task.context = userTaskRegs({ rip: loaded.entry, rsp, kernelGsBase: this.pcpu[cpu] });
-    this.sched.add(task);
-    this.emitTask({ type: 'task:created', at: this.clock(cpu), cpu, pid: task.pid, comm, ppid: 0 });
-    return task;
+    return spawnWorkload(this, argv, this.programs);
   }
 
   /** Creates the host side of a task whose guest `task_struct` is at `guestTask`. */
@@ -294,27 +266,50 @@ export class Machine {
    * Runs the machine round after round until `until()` holds, nothing is left to run, the deadline
    * (virtual ns on CPU 0) passes, or the machine panics.
    */
-  run(options: { until?: () => boolean; deadlineNs?: number } = {}): RunOutcome {
-    for (;;) {
-      if (this.panicked) return { reason: 'panic', message: this.panicked };
-      if (options.until?.()) return { reason: 'done' };
-      if (options.deadlineNs !== undefined && this.clock(0) >= options.deadlineNs)
-        return { reason: 'time', at: this.clock(0) };
-      if (!this.sched.anyRunnable()) {
-        const wake = this.sched.nextWakeup();
-        if (wake === undefined) {
-          const blocked = this.sched.blockedForever();
-          return blocked.length > 0 ? { reason: 'deadlock', blocked: blocked.map((t) => t.pid) } : { reason: 'idle' };
-        }
-        this.fastForward(wake);
-      }
-      this.runRound();
-    }
+  run(options: RunOptions = {}): RunOutcome {
+    return this.loop.run(options);
   }
 
-  /** One round: every CPU in order runs one quantum. */
-  runRound(): void {
-    for (let c = 0; c < this.cpus.length && !this.panicked; c++) this.runSlice(c);
+  /**
+   * One round: every CPU in order runs one quantum (the rest of the round, when a stop interrupted
+   * it). Returns true when `stopAfter` stopped it before its end.
+   */
+  runRound(stopAfter?: () => boolean): boolean {
+    return this.loop.runRound(stopAfter);
+  }
+
+  /**
+   * Takes an in-memory snapshot of everything that decides what happens next: memory, CPUs, clocks,
+   * scheduler, allocators, printk, console, modules, kallsyms, gates, and what registered providers
+   * save. Taken between rounds or after a stop, never while the machine runs.
+   *
+   * @example
+   * const s = m.snapshot();
+   * m.run({ deadlineNs: 2_000_000 });
+   * m.restore(s); // the same machine object, back where it was
+   */
+  snapshot(): MachineSnapshot {
+    this.mustBeQuiet('snapshot');
+    return this.snapshotter.capture();
+  }
+
+  /**
+   * Puts this machine back into the state of `s` (a snapshot it took): the same Machine, Task and
+   * address-space objects, with their saved contents. Host closures (gate handlers, notifiers,
+   * subscribers) stay as they are; events are not replayed.
+   */
+  restore(s: MachineSnapshot): void {
+    this.mustBeQuiet('restore');
+    this.snapshotter.restore(s);
+  }
+
+  /**
+   * Adds state of another package to every later snapshot: `save()` is called by {@link snapshot},
+   * `restore(state)` by {@link restore} (with undefined for a snapshot taken before registration).
+   * Returns the unregister handle.
+   */
+  registerSnapshotProvider(name: string, provider: SnapshotProvider): () => void {
+    return this.snapshotter.register(name, provider);
   }
 
   /**
@@ -465,44 +460,54 @@ export class Machine {
     if (this.machineSubject.observed) this.machineSubject.next(Object.freeze(e));
   }
 
-  private runSlice(cpu: number): void {
-    const c = this.cpus[cpu];
-    const end = this.clock(cpu) + this.quantum * NS_PER_INSTRUCTION;
-    for (;;) {
-      this.sched.wakeSleepers(cpu, this.clock(cpu));
-      const now = this.clock(cpu);
-      if (now >= end || this.panicked) break;
-      const task = this.sched.current[cpu] ?? this.sched.switchIn(cpu);
-      if (!task) {
-        this.clockOffsetNs[cpu] += end - now;
-        break;
-      }
-      const r = this.stepHook ? this.stepOnce(cpu) : c.run(Math.ceil((end - now) / NS_PER_INSTRUCTION));
-      switch (r.reason) {
-        case 'budget':
-        case 'interrupt':
-          break;
-        case 'gate':
-          this.handleGate(cpu, r.rip);
-          break;
-        case 'exception':
-          this.traps.handle(cpu, r);
-          break;
-        case 'hlt':
-          this.traps.oops(cpu, {
-            vector: ExceptionVector.GeneralProtection,
-            errorCode: 0,
-            reason: 'hlt executed by a task',
-          });
-          break;
-      }
+  private mustBeQuiet(what: string): void {
+    if (this.loop.inRound || this.guest.active) {
+      throw new KernelError('EBUSY', `${what}() works between rounds, not while the machine runs`);
     }
-    // The timer tick: time slices end at a tick; the switch waits until the task is in user mode.
-    if (this.clock(cpu) >= this.nextTick[cpu]) {
-      while (this.nextTick[cpu] <= this.clock(cpu)) this.nextTick[cpu] += TICK_NS;
-      if (this.sched.runQueues.length(cpu) > 0) this.sched.needResched[cpu] = true;
-    }
-    if (this.sched.needResched[cpu] && this.sched.current[cpu] && c.cpl === 3) this.sched.switchOut(cpu);
+  }
+
+  /** The snapshotter, with the host kernel's parts in restore order. */
+  private createSnapshotter(): MachineSnapshotter {
+    const part = <S>(o: { save(): S; restore(s: S): void }): SnapshotProvider => ({
+      save: () => o.save(),
+      restore: (s) => o.restore(s as S),
+    });
+    const parts = new Map<string, SnapshotProvider>([
+      ['machine', { save: () => this.saveOwn(), restore: (s) => this.restoreOwn(s as MachineOwnState) }],
+      ['memory', part(this.memory)],
+      ['kallsyms', part(this.kallsyms)],
+      ['hostCalls', part(this.hostCalls)],
+      ['modules', part(this.modules)],
+      ['printk', part(this.printk)],
+      ['traps', part(this.traps)],
+      ['sched', part<SchedulerState>(this.sched)],
+    ]);
+    const source = {
+      space: this.space,
+      cpus: this.cpus,
+      taskSpaces: () => [...this.sched.tasks.values()].map((t) => t.mm),
+    };
+    return new MachineSnapshotter(this, source, parts);
+  }
+
+  private saveOwn(): MachineOwnState {
+    return Object.freeze({
+      loop: this.loop.save(),
+      percpuUsed: this.percpuUsed,
+      panicked: this.panicked,
+      console: Object.freeze([...this.console]),
+      exTable: Object.freeze([...this.exTable]),
+    });
+  }
+
+  private restoreOwn(s: MachineOwnState): void {
+    this.loop.restore(s.loop);
+    this.percpuUsed = s.percpuUsed;
+    this.panicked = s.panicked;
+    this.console.length = 0;
+    for (const w of s.console) this.console.push(w);
+    this.exTable.clear();
+    for (const [at, fixup] of s.exTable) this.exTable.set(at, fixup);
   }
 
   /** One instruction under the step hook. */
@@ -510,14 +515,6 @@ export class Machine {
     const c = this.cpus[cpu];
     this.stepHook?.(cpu, c.rip);
     return c.step();
-  }
-
-  private fastForward(to: number): void {
-    // Every CPU idles the same whole number of quanta, so they stay in lockstep.
-    const q = this.quantum * NS_PER_INSTRUCTION;
-    const rounds = Math.floor((to - this.clock(0)) / q);
-    if (rounds <= 0) return;
-    for (let c = 0; c < this.cpus.length; c++) this.clockOffsetNs[c] += rounds * q;
   }
 
   private loadImage(): void {

@@ -1,8 +1,8 @@
 import { type AddressSpace, PAGE_SIZE, PageFlags } from '@int3/cpu';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from './kernel-layout.js';
-import { ObjectAllocator } from './object-allocator.js';
-import { PageAllocator } from './page-allocator.js';
+import { ObjectAllocator, type ObjectAllocatorState } from './object-allocator.js';
+import { PageAllocator, type PageAllocatorState } from './page-allocator.js';
 
 const DATA = PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute;
 const TEXT = PageFlags.Present;
@@ -12,6 +12,14 @@ export interface TextPoke {
   readonly address: bigint;
   readonly before: Uint8Array;
   readonly after: Uint8Array;
+}
+
+/** The allocators' state of a {@link KernelMemory} (the pages themselves are saved by address space). */
+export interface KernelMemoryState {
+  readonly vmalloc: PageAllocatorState;
+  readonly modules: PageAllocatorState;
+  readonly directMap: PageAllocatorState;
+  readonly heap: ObjectAllocatorState;
 }
 
 /**
@@ -82,6 +90,24 @@ export class KernelMemory {
     const poke: TextPoke = Object.freeze({ address, before, after: bytes.slice() });
     for (const l of this.pokeListeners) l(poke);
     return poke;
+  }
+
+  /** Where every allocator stands, deep-copied (for machine snapshots). */
+  save(): KernelMemoryState {
+    return Object.freeze({
+      vmalloc: this.vmalloc.save(),
+      modules: this.modules.save(),
+      directMap: this.directMap.save(),
+      heap: this.heap.save(),
+    });
+  }
+
+  /** Puts every allocator back into a state from {@link save}. */
+  restore(state: KernelMemoryState): void {
+    this.vmalloc.restore(state.vmalloc);
+    this.modules.restore(state.modules);
+    this.directMap.restore(state.directMap);
+    this.heap.restore(state.heap);
   }
 
   /** Calls `fn` after every {@link textPoke}. */

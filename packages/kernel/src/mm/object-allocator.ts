@@ -6,6 +6,12 @@ const KERNEL_DATA = PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute
 /** The kmalloc size classes: `kmalloc-16` … `kmalloc-2048` (16-byte alignment); larger requests get whole pages. */
 export const KMALLOC_CLASSES: readonly number[] = [16, 32, 64, 128, 256, 512, 1024, 2048];
 
+/** An {@link ObjectAllocator}'s state as plain, immutable data (its pages are saved with their allocator). */
+export interface ObjectAllocatorState {
+  readonly freeLists: readonly (readonly bigint[])[];
+  readonly live: readonly (readonly [bigint, number])[];
+}
+
 /**
  * The allocator behind `kmalloc`/`kfree`: power-of-two size classes carved from pages, larger objects
  * as whole pages. Deterministic (LIFO free lists, first-fit pages), so a replay allocates the same
@@ -64,6 +70,23 @@ export class ObjectAllocator {
   /** The usable size of a live object (`ksize`), or undefined. */
   sizeOf(address: bigint): number | undefined {
     return this.live.get(address);
+  }
+
+  /** The allocator's state, deep-copied. */
+  save(): ObjectAllocatorState {
+    return Object.freeze({
+      freeLists: Object.freeze(this.freeLists.map((l) => Object.freeze([...l]))),
+      live: Object.freeze([...this.live]),
+    });
+  }
+
+  /** Puts the allocator back into a state from {@link save}. */
+  restore(state: ObjectAllocatorState): void {
+    state.freeLists.forEach((l, i) => {
+      this.freeLists[i] = [...l];
+    });
+    this.live.clear();
+    for (const [address, size] of state.live) this.live.set(address, size);
   }
 
   /** Number of live objects. */

@@ -1,5 +1,11 @@
 import { PAGE_SIZE } from '@int3/cpu';
 
+/** A {@link PageAllocator}'s state as plain, immutable data (for machine snapshots). */
+export interface PageAllocatorState {
+  readonly free: readonly { readonly start: bigint; readonly pages: number }[];
+  readonly used: readonly (readonly [bigint, number])[];
+}
+
 /**
  * A deterministic first-fit allocator of page ranges inside one virtual area. Freed ranges are
  * coalesced; the same sequence of calls always yields the same addresses (replay depends on it).
@@ -69,6 +75,21 @@ export class PageAllocator {
     }
     this.free = merged;
     return pages;
+  }
+
+  /** The allocator's state, deep-copied. */
+  save(): PageAllocatorState {
+    return Object.freeze({
+      free: Object.freeze(this.free.map((r) => Object.freeze({ ...r }))),
+      used: Object.freeze([...this.used]),
+    });
+  }
+
+  /** Puts the allocator back into a state from {@link save}. */
+  restore(state: PageAllocatorState): void {
+    this.free = state.free.map((r) => ({ ...r }));
+    this.used.clear();
+    for (const [address, pages] of state.used) this.used.set(address, pages);
   }
 
   /** Live allocations, by address (for state hashes). */

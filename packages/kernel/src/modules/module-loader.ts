@@ -31,6 +31,9 @@ export interface LoadedModule {
   state: ModuleStateValue;
 }
 
+/** The loaded modules of a {@link ModuleLoader}, in load order, with each one's state. */
+export type ModuleLoaderState = readonly (readonly [LoadedModule, ModuleStateValue])[];
+
 /** A module notifier: told when a module is COMING (before init), LIVE (after), GOING (before unload). */
 export type ModuleNotifier = (state: ModuleStateValue, module: LoadedModule) => void;
 
@@ -61,6 +64,23 @@ export class ModuleLoader {
   /** Loaded modules, in load order. */
   list(): readonly LoadedModule[] {
     return [...this.modules.values()];
+  }
+
+  /**
+   * The loaded modules and their states (notifiers are host closures: they stay). Their memory and
+   * kallsyms regions are saved with the address space and kallsyms.
+   */
+  save(): ModuleLoaderState {
+    return Object.freeze([...this.modules.values()].map((mod) => Object.freeze([mod, mod.state] as const)));
+  }
+
+  /** Puts back the modules of a {@link save}: the same module objects, in their saved states. */
+  restore(state: ModuleLoaderState): void {
+    this.modules.clear();
+    for (const [mod, s] of state) {
+      mod.state = s;
+      this.modules.set(mod.name, mod);
+    }
   }
 
   /** The module whose text contains `address`, if any. */

@@ -19,6 +19,21 @@ export interface PrintkRecord {
   readonly text: string;
 }
 
+/** A line a CPU has not terminated yet (a later `KERN_CONT` message may continue it). */
+interface OpenLine {
+  readonly level: number;
+  readonly ts: number;
+  readonly text: string;
+}
+
+/** A {@link PrintkBuffer}'s state as plain, immutable data (for machine snapshots). */
+export interface PrintkBufferState {
+  readonly lines: readonly PrintkRecord[];
+  readonly bytes: number;
+  readonly nextSeq: number;
+  readonly open: readonly (readonly [number, OpenLine])[];
+}
+
 /**
  * The printk ring buffer: lines with virtual timestamps, oldest dropped when the byte budget is
  * exceeded. A `KERN_SOH` level prefix (`"\x01" + digit`) sets a line's level; `KERN_CONT` (`"\x01c"`)
@@ -30,7 +45,7 @@ export class PrintkBuffer {
   private readonly lines: PrintkRecord[] = [];
   private bytes = 0;
   private nextSeq = 0;
-  private readonly open = new Map<number, { level: number; ts: number; text: string }>();
+  private readonly open = new Map<number, OpenLine>();
 
   /** @param capacityBytes text bytes kept before the oldest lines are dropped (`log_buf_len`). */
   constructor(private readonly capacityBytes = 1 << 17) {}
@@ -81,6 +96,26 @@ export class PrintkBuffer {
   /** The lines kept, oldest first. */
   records(): readonly PrintkRecord[] {
     return this.lines;
+  }
+
+  /** The buffer's state (records are immutable, so they are shared). */
+  save(): PrintkBufferState {
+    return Object.freeze({
+      lines: Object.freeze([...this.lines]),
+      bytes: this.bytes,
+      nextSeq: this.nextSeq,
+      open: Object.freeze([...this.open]),
+    });
+  }
+
+  /** Puts the buffer back into a state from {@link save}. */
+  restore(state: PrintkBufferState): void {
+    this.lines.length = 0;
+    for (const r of state.lines) this.lines.push(r);
+    this.bytes = state.bytes;
+    this.nextSeq = state.nextSeq;
+    this.open.clear();
+    for (const [cpu, line] of state.open) this.open.set(cpu, line);
   }
 
   /** `dmesg` output: `[    0.000123] text` per line. */

@@ -44,6 +44,18 @@ export class RunQueues {
     return this.queues[cpu].length;
   }
 
+  /** Every CPU's queue, head first, copied (for machine snapshots). */
+  save(): readonly (readonly Task[])[] {
+    return Object.freeze(this.queues.map((q) => Object.freeze([...q])));
+  }
+
+  /** Puts back the queues of a {@link save}. */
+  restore(state: readonly (readonly Task[])[]): void {
+    state.forEach((q, cpu) => {
+      this.queues[cpu] = [...q];
+    });
+  }
+
   /** Queued tasks of `cpu`, head first. */
   queued(cpu: number): readonly Task[] {
     return this.queues[cpu];

@@ -3,6 +3,7 @@ import { KernelLayout } from '../mm/kernel-layout.js';
 import { RunQueues } from './run-queues.js';
 import type { Task, Wait } from './task.js';
 import { loadTaskRegs, saveTaskRegs } from './task-regs.js';
+import { captureTask, restoreTask, type TaskSnapshot } from './task-snapshot.js';
 
 /** `struct pcpu_hot` offsets (image/ABI.md §2). */
 export const PcpuHot = { self: 0, currentTask: 8, topOfStack: 16, userRsp: 24, cpuNumber: 32 } as const;
@@ -14,6 +15,20 @@ export interface SchedulerHost {
   readonly pcpu: readonly bigint[];
   /** The kernel address space (per-CPU areas live there). */
   readonly space: AddressSpace;
+}
+
+/** Everything a {@link Scheduler} knows, copied: tasks with every field, in order (for machine snapshots). */
+export interface SchedulerState {
+  /** Live tasks, in the order of `tasks`. */
+  readonly tasks: readonly TaskSnapshot[];
+  /** Tasks that a CPU, queue or wait list still holds but `tasks` no longer does. */
+  readonly others: readonly TaskSnapshot[];
+  readonly current: readonly (Task | undefined)[];
+  readonly queues: readonly (readonly Task[])[];
+  readonly needResched: readonly boolean[];
+  /** Blocked tasks by wait channel, each list in wake-up order. */
+  readonly waiters: readonly (readonly [string, readonly Task[]])[];
+  readonly sleepers: readonly Task[];
 }
 
 /**
@@ -39,6 +54,42 @@ export class Scheduler {
     this.current = new Array(n).fill(undefined);
     this.runQueues = new RunQueues(n);
     this.needResched = new Array(n).fill(false);
+  }
+
+  /** The scheduler's state, deep-copied (task objects are kept by identity, their fields copied). */
+  save(): SchedulerState {
+    const held = new Set<Task>([...this.current, ...this.sleepers].filter((t) => t !== undefined));
+    for (const q of this.runQueues.save()) for (const t of q) held.add(t);
+    for (const list of this.waiters.values()) for (const t of list) held.add(t);
+    for (const t of this.tasks.values()) held.delete(t);
+    return Object.freeze({
+      tasks: Object.freeze([...this.tasks.values()].map(captureTask)),
+      others: Object.freeze([...held].map(captureTask)),
+      current: Object.freeze([...this.current]),
+      queues: this.runQueues.save(),
+      needResched: Object.freeze([...this.needResched]),
+      waiters: Object.freeze(
+        [...this.waiters].map(([ch, list]) => Object.freeze([ch, Object.freeze([...list])] as const)),
+      ),
+      sleepers: Object.freeze([...this.sleepers]),
+    });
+  }
+
+  /** Puts back a state from {@link save}: the same task objects, with their saved fields. */
+  restore(state: SchedulerState): void {
+    this.tasks.clear();
+    for (const s of state.tasks) this.tasks.set(s.task.pid, restoreTask(s));
+    for (const s of state.others) restoreTask(s);
+    state.current.forEach((t, cpu) => {
+      this.current[cpu] = t;
+    });
+    this.runQueues.restore(state.queues);
+    state.needResched.forEach((v, cpu) => {
+      this.needResched[cpu] = v;
+    });
+    this.waiters.clear();
+    for (const [ch, list] of state.waiters) this.waiters.set(ch, [...list]);
+    this.sleepers = [...state.sleepers];
   }
 
   /** Adds a new runnable task to its CPU's queue. */

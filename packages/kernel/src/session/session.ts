@@ -4,6 +4,7 @@ import { KernelError } from '../kernel-error.js';
 import { decodeLog, encodeLogLine, type LogEntry, logHeaderLine } from '../log/log-codec.js';
 import { Machine, type RunOutcome } from '../machine/machine.js';
 import type { Task } from '../sched/task.js';
+import { type InputPosition, type SessionSnapshot, SnapshotTimeline } from './snapshot-timeline.js';
 import { stateHash } from './state-hash.js';
 
 /** The initial configuration of a run: the first entry of every log. */
@@ -26,6 +27,24 @@ export interface SessionOptions {
   readonly programs: (name: string) => Uint8Array | undefined;
   /** Also journal what the inputs caused (traps, die notifications, tasks, printk, …). Default true. */
   readonly recordEvents?: boolean;
+  /**
+   * Virtual time of CPU 0 between two snapshots taken at round boundaries during `input:run`
+   * (default {@link DEFAULT_SNAPSHOT_EVERY_NS}; `Infinity`: none). A snapshot follows every input too.
+   */
+  readonly snapshotEveryNs?: number;
+}
+
+/** Default interval of a session's periodic snapshots: 1 ms of virtual time (a million instructions). */
+export const DEFAULT_SNAPSHOT_EVERY_NS = 1_000_000;
+
+/** What the last {@link Session.seek} did. */
+export interface SeekStats {
+  /** Log entries that existed at the snapshot it restored. */
+  readonly fromEntries: number;
+  /** Log entries that exist at the position it stopped at (at least `n + 1`). */
+  readonly position: number;
+  /** Instructions re-executed after the restore, all CPUs together. */
+  readonly instructions: number;
 }
 
 /** Applies one input of a type another package defined (probe definitions, tracefs writes, …). */
@@ -61,10 +80,28 @@ export class Session {
   private readonly handlers = new Map<string, InputHandler>();
   private readonly subscription: Subscription | undefined;
   private inputs = 0;
+  /** Entries produced on the machine's timeline: `entries.length` except after a seek into the past. */
+  private cursor = 0;
+  private readonly snapshots = new SnapshotTimeline();
+  private readonly snapshotEveryNs: number;
+  private lastSnapshotNs = Number.NEGATIVE_INFINITY;
+  /** The input being carried out. */
+  private current: InputPosition | undefined;
+  /** When set, runs stop at the first stop point where it holds (seek, bounded replay). */
+  private stop: (() => boolean) | undefined;
+  /** The input a stop interrupted: the machine is inside it. */
+  private interrupted: InputPosition | undefined;
+  /** True while a seek re-runs recorded inputs (no snapshots are taken then: they exist). */
+  private seeking = false;
+  /** First entry a seek's re-run produced differently from the log. */
+  private divergedAt: number | undefined;
+  private closed = false;
   /** Tasks started by `input:spawn`, in order. */
   readonly spawned: Task[] = [];
   /** Outcome of the last `input:run`. */
   lastRun: RunOutcome | undefined;
+  /** What the last {@link seek} did. */
+  lastSeek: SeekStats | undefined;
 
   private constructor(
     options: SessionOptions,
@@ -78,7 +115,8 @@ export class Session {
       quantum: options.quantum ?? 10_000,
       panicOnOops: options.panicOnOops ?? false,
     });
-    this.entries.push(this.config);
+    this.snapshotEveryNs = options.snapshotEveryNs ?? DEFAULT_SNAPSHOT_EVERY_NS;
+    this.produce(this.config);
     this.machine = Machine.boot({
       image: options.image,
       imageName: options.imageName,
@@ -88,7 +126,7 @@ export class Session {
       programs,
     });
     if (options.recordEvents ?? true) {
-      this.subscription = this.machine.events$.subscribe((e) => this.entries.push({ ...e } as LogEntry));
+      this.subscription = this.machine.events$.subscribe((e) => this.produce({ ...e } as LogEntry));
     }
     this.handlers.set('input:spawn', (i) => {
       const argv = i.argv as string[];
@@ -103,7 +141,14 @@ export class Session {
       const until = pids
         ? () => pids.every((pid) => this.spawned.find((t) => t.pid === pid)?.exited ?? true)
         : undefined;
-      this.lastRun = this.machine.run({ until, deadlineNs: i.deadlineNs as number | undefined });
+      const outcome = this.machine.run({
+        until,
+        deadlineNs: i.deadlineNs as number | undefined,
+        stopAfter: this.stop,
+        onRound: () => this.periodicSnapshot(),
+      });
+      if (outcome.reason === 'stopped') this.interrupted = this.current;
+      else this.lastRun = outcome;
     });
     this.handlers.set('input:insmod', (i) => {
       this.machine.modules.load(Buffer.from(i.data as string, 'base64'), i.name as string);
@@ -123,19 +168,76 @@ export class Session {
 
   /**
    * Applies an external input: journals it, carries it out, then journals a checkpoint with the state
-   * hash. An input of an unknown type is refused before anything is journaled.
+   * hash. An input of an unknown type is refused before anything is journaled, and so is any input
+   * while a {@link seek} left the machine in the past.
    */
   apply(input: LogEntry): void {
-    const handler = this.handlers.get(input.type);
-    if (!handler) throw new KernelError('BAD_LOG', `no handler for input type '${input.type}'`);
-    const recorded = input.type === 'input:spawn' ? this.withProgramDigest(input) : input;
-    this.entries.push(recorded);
-    const index = this.inputs++;
-    try {
-      handler(recorded, this);
-    } finally {
-      this.entries.push(this.checkpoint(index));
+    if (!this.handlers.has(input.type)) throw new KernelError('BAD_LOG', `no handler for input type '${input.type}'`);
+    if (this.cursor !== this.entries.length || this.interrupted) {
+      throw new KernelError(
+        'EBUSY',
+        `the machine is at entry ${this.cursor - 1} of ${this.entries.length} after seek(): seek(${this.entries.length - 1}) before applying new inputs`,
+      );
     }
+    this.originSnapshot();
+    this.execute(input.type === 'input:spawn' ? this.withProgramDigest(input) : input);
+  }
+
+  /**
+   * Positions the machine right after log entry `n` was produced: restores the latest snapshot taken
+   * before entry `n` existed, then re-runs the recorded inputs until entry `n` is produced, stopping at
+   * the first stop point after it (between two CPU runs inside `input:run`; after an input otherwise).
+   * The log is unchanged; every entry the re-run produces is checked against it. `seek(log().length - 1)`
+   * returns to the end, where new inputs may be applied again.
+   *
+   * @example
+   * s.seek(120);
+   * stateHash(s.machine); // the state right after entry 120
+   */
+  seek(n: number): Machine {
+    if (this.closed) throw new KernelError('EINVAL', 'seek() needs an open session (close() stopped journaling)');
+    if (!Number.isInteger(n) || n < 0 || n >= this.entries.length) {
+      throw new KernelError('EINVAL', `seek(${n}): the log has entries 0..${this.entries.length - 1}`);
+    }
+    this.originSnapshot();
+    const snap = this.snapshots.latestBefore(n) ?? this.snapshots.first()!;
+    this.machine.restore(snap.machine);
+    this.cursor = snap.entries;
+    this.inputs = snap.inputs;
+    this.spawned.length = 0;
+    for (const t of snap.spawned) this.spawned.push(t);
+    this.lastRun = snap.lastRun;
+    this.interrupted = undefined;
+    this.divergedAt = undefined;
+    const retired = () => this.machine.cpus.reduce((sum, c) => sum + c.retired, 0);
+    const before = retired();
+    this.seeking = true;
+    this.stop = () => this.cursor > n;
+    try {
+      this.rerun(snap.resume);
+    } finally {
+      this.seeking = false;
+      this.stop = undefined;
+    }
+    this.lastSeek = Object.freeze({
+      fromEntries: snap.entries,
+      position: this.cursor,
+      instructions: retired() - before,
+    });
+    if (this.divergedAt !== undefined) {
+      throw new KernelError('BAD_LOG', `seek(${n}): the re-run diverged from the log at entry ${this.divergedAt}`);
+    }
+    return this.machine;
+  }
+
+  /** Log entries produced on the machine's timeline (after a {@link seek}: fewer than in the log). */
+  get position(): number {
+    return this.cursor;
+  }
+
+  /** The session's snapshots, oldest first (in memory only). */
+  snapshotList(): readonly SessionSnapshot[] {
+    return this.snapshots.all();
   }
 
   /** Convenience: start a workload and run until every started workload exited. */
@@ -156,8 +258,9 @@ export class Session {
     return logHeaderLine() + this.entries.map(encodeLogLine).join('');
   }
 
-  /** Stops journaling caused events. */
+  /** Stops journaling caused events (and with it, seeking). */
   close(): void {
+    this.closed = true;
     this.subscription?.unsubscribe();
   }
 
@@ -174,6 +277,11 @@ export class Session {
       readonly verify?: boolean;
       readonly handlers?: ReadonlyMap<string, InputHandler>;
       readonly before?: (session: Session) => void;
+      /**
+       * Stop at the first stop point after entry `n` of the replaying session's own log (the recorded
+       * log's numbering when `before` adds no inputs), as {@link seek} does: for inspection.
+       */
+      readonly stopAfterEntry?: number;
     },
   ): Session {
     const entries = decodeLog(log, logName);
@@ -198,9 +306,13 @@ export class Session {
     options.before?.(session);
     const offset = session.inputs;
     const verify = options.verify ?? true;
+    const stopAt = options.stopAfterEntry;
+    if (stopAt !== undefined) session.stop = () => session.cursor > stopAt;
     for (const e of entries) {
       if (e.type.startsWith('input:')) {
+        if (session.stop?.()) break;
         session.apply(e);
+        if (session.interrupted) break;
       } else if (e.type === 'checkpoint' && verify) {
         const ours = session.entries.findLast((x) => x.type === 'checkpoint') as Checkpoint | undefined;
         const theirs = e as Checkpoint;
@@ -212,7 +324,88 @@ export class Session {
         }
       }
     }
+    session.stop = undefined;
     return session;
+  }
+
+  /** Journals an entry, or, while a seek re-runs the past, checks it against the one in the log. */
+  private produce(entry: LogEntry): void {
+    if (this.cursor < this.entries.length) {
+      const same = encodeLogLine(entry) === encodeLogLine(this.entries[this.cursor]);
+      if (!same && this.divergedAt === undefined) this.divergedAt = this.cursor;
+    } else {
+      this.entries.push(entry);
+    }
+    this.cursor++;
+  }
+
+  /** Journals an input, carries it out and journals its checkpoint; then snapshots. */
+  private execute(input: LogEntry): void {
+    const at: InputPosition = { entry: this.cursor, input: this.inputs++ };
+    this.produce(input);
+    this.carryOut(input, at);
+    this.snapshot(undefined);
+  }
+
+  /** Runs an input's handler; its checkpoint follows unless a stop interrupted it. */
+  private carryOut(input: LogEntry, at: InputPosition): void {
+    const handler = this.handlers.get(input.type);
+    if (!handler) throw new KernelError('BAD_LOG', `no handler for input type '${input.type}'`);
+    this.current = at;
+    try {
+      handler(input, this);
+    } finally {
+      this.current = undefined;
+      if (!this.interrupted) this.produce(this.checkpoint(at.input));
+    }
+  }
+
+  /**
+   * Re-runs recorded inputs from the restored position until the stop holds: first the rest of the
+   * `input:run` the snapshot was taken in, then input after input. An input that failed when recorded
+   * fails again; its checkpoint still tells whether the state is the recorded one.
+   */
+  private rerun(resume: InputPosition | undefined): void {
+    const guard = (fn: () => void) => {
+      try {
+        fn();
+      } catch (e) {
+        if (!(e instanceof KernelError)) throw e;
+      }
+    };
+    if (resume !== undefined && !this.stop?.()) guard(() => this.carryOut(this.entries[resume.entry], resume));
+    while (!this.interrupted && this.divergedAt === undefined && this.cursor < this.entries.length && !this.stop?.()) {
+      const e = this.entries[this.cursor];
+      if (!e.type.startsWith('input:')) {
+        this.divergedAt = this.cursor;
+        break;
+      }
+      guard(() => this.execute(e));
+    }
+  }
+
+  /** The first snapshot, taken before the first input (after other packages set themselves up). */
+  private originSnapshot(): void {
+    if (this.snapshots.first() === undefined) this.snapshot(undefined);
+  }
+
+  /** At a round boundary of `input:run`: a snapshot when `snapshotEveryNs` passed since the last one. */
+  private periodicSnapshot(): void {
+    if (this.machine.clock(0) - this.lastSnapshotNs >= this.snapshotEveryNs) this.snapshot(this.current);
+  }
+
+  private snapshot(resume: InputPosition | undefined): void {
+    if (this.seeking || this.interrupted || this.cursor !== this.entries.length) return;
+    this.lastSnapshotNs = this.machine.clock(0);
+    this.snapshots.add({
+      entries: this.cursor,
+      inputs: this.inputs,
+      resume,
+      spawned: Object.freeze([...this.spawned]),
+      lastRun: this.lastRun,
+      clockNs: this.lastSnapshotNs,
+      machine: this.machine.snapshot(),
+    });
   }
 
   private checkpoint(input: number): Checkpoint {

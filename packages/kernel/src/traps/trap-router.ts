@@ -43,6 +43,16 @@ export class TrapRouter {
     this.args = m.regs.map((regs, cpu) => ({ val: DieVal.TRAP, regs, str: '', err: 0, trapnr: 0, cpu }));
   }
 
+  /** The router's state: how many oopses there were (the next report's `[#n]`). */
+  save(): number {
+    return this.oopsCount;
+  }
+
+  /** Puts back the oops count of a {@link save}. */
+  restore(oopsCount: number): void {
+    this.oopsCount = oopsCount;
+  }
+
   /**
    * Handles an exception of `cpu`. Returns false when it ended in an oops (the caller decides what
    * that means: a running task was already sent to `do_exit`; a host-to-guest call must unwind).

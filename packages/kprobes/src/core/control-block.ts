@@ -33,6 +33,27 @@ export class ControlBlock {
   /** Virtual time at the hit (events of one hit share it). */
   at = 0;
 
+  /** A copy, for snapshots. */
+  copy(): ControlBlock {
+    const c = new ControlBlock();
+    c.assign(this);
+    return c;
+  }
+
+  /** Takes every field of `other` (snapshot restore). */
+  assign(other: ControlBlock): void {
+    this.current = other.current;
+    this.status = other.status;
+    this.oldFlags = other.oldFlags;
+    this.savedFlags = other.savedFlags;
+    this.prev = other.prev;
+    this.jprobe = other.jprobe;
+    this.jprobeRegs = other.jprobeRegs;
+    this.jprobeSp = other.jprobeSp;
+    this.jprobeStack = other.jprobeStack?.slice();
+    this.at = other.at;
+  }
+
   /** `save_previous_kprobe`. */
   savePrevious(): void {
     this.prev = { current: this.current, status: this.status, oldFlags: this.oldFlags, savedFlags: this.savedFlags };

@@ -9,6 +9,7 @@ import { kprobesEnabledText, kprobesList, writeKprobesEnabled } from './debugfs.
 import { type Jprobe, Jprobes } from './jprobes.js';
 import { type Kprobe, KprobeFlag } from './kprobe.js';
 import type { KprobeEvent } from './kprobe-event.js';
+import { registerKprobesSnapshot } from './kprobes-state.js';
 import type { Kretprobe } from './kretprobe.js';
 import { Kretprobes } from './kretprobes.js';
 import { type ProbeKind, ProbeSite, ProbeState } from './probe-site.js';
@@ -60,6 +61,7 @@ export class Kprobes {
     });
     this.kretprobes = new Kretprobes(this);
     this.jprobes = new Jprobes(this);
+    registerKprobesSnapshot(this, this.kretprobes);
     m.modules.onModule((state, mod) => {
       if (state !== ModuleState.GOING) return;
       for (const site of this.table.values()) {
@@ -246,6 +248,16 @@ export class Kprobes {
   /** Writes `/sys/kernel/debug/kprobes/enabled`; false for a value the kernel refuses (EINVAL). */
   writeEnabled(text: string): boolean {
     return writeKprobesEnabled(this, text);
+  }
+
+  /** Every registered `struct kprobe` (kretprobes' and jprobes' included). */
+  registeredProbes(): IterableIterator<Kprobe> {
+    return this.registered.keys();
+  }
+
+  /** Restores the global switch without arming anything (snapshot restore: memory is restored too). */
+  restoreAllArmed(on: boolean): void {
+    this.allDisarmed = !on;
   }
 
   /** The probe site at `addr` (`get_kprobe`). */

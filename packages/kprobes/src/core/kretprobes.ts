@@ -77,6 +77,35 @@ export class Kretprobes {
     this.states.delete(rp);
   }
 
+  /** Instances in flight and free, for snapshots (instances are copied; kretprobes kept by identity). */
+  save(): unknown {
+    const copy = (ri: KretprobeInstance): KretprobeInstance => ({ ...ri, data: ri.data.slice() });
+    return {
+      inFlight: [...this.inFlight].map(([pid, list]) => [pid, list.map(copy)] as const),
+      free: [...this.states].map(([rp, st]) => [rp, st.free.map(copy), rp.nmissed] as const),
+    };
+  }
+
+  /** Restores {@link save}'s state. */
+  restore(state: unknown): void {
+    const s = state as {
+      inFlight: readonly (readonly [number, KretprobeInstance[]])[];
+      free: readonly (readonly [Kretprobe, KretprobeInstance[], number | undefined])[];
+    };
+    this.inFlight.clear();
+    for (const [pid, list] of s.inFlight)
+      this.inFlight.set(
+        pid,
+        list.map((ri) => ({ ...ri, data: ri.data.slice() })),
+      );
+    for (const [rp, free, nmissed] of s.free) {
+      const st = this.states.get(rp);
+      if (!st) continue;
+      st.free.splice(0, st.free.length, ...free.map((ri) => ({ ...ri, data: ri.data.slice() })));
+      rp.nmissed = nmissed;
+    }
+  }
+
   /** Instances currently in flight (all tasks). */
   get activeInstances(): number {
     let n = 0;

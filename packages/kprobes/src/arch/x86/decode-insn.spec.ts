@@ -109,3 +109,18 @@ describe(decodeInsn, () => {
     expect(Object.isFrozen(insn.bytes)).toBe(true);
   });
 });
+
+describe('decodeInsn immediates', () => {
+  it('should print 64-bit immediates iced-x86 alone would print as $0', () => {
+    const movabs = (v: bigint) => {
+      const b = new Uint8Array(10);
+      b[0] = 0x48;
+      b[1] = 0xb8;
+      new DataView(b.buffer).setBigUint64(2, v, true);
+      return decodeInsn(b, 0x1000n).text;
+    };
+    expect(movabs(0x8000000000000000n)).toBe('movabs $0x8000000000000000,%rax');
+    expect(movabs(0x20000000000000n)).toBe('movabs $0x20000000000000,%rax');
+    expect(movabs(0x9e3779b97f4a7c15n)).toBe('movabs $0x9e3779b97f4a7c15,%rax');
+  });
+});

@@ -111,6 +111,18 @@ function opcodeBytes(bytes: Uint8Array, at: number, vex: boolean): number[] {
 }
 
 /**
+ * iced-x86's JavaScript formatter prints some 64-bit immediates as `$0` (2^63, 2^53, …: it loses them
+ * on the way through a double) although the decoded value is right. Put the value from the
+ * instruction's own bytes back.
+ */
+function fixImm64(text: string, raw: Uint8Array, immOffset: number, immSize: number): string {
+  if (immSize !== 8) return text;
+  let v = 0n;
+  for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(raw[immOffset + i]);
+  return text.replace(/\$(?:-?0x[0-9a-f]+|-?\d+)/, `$0x${v.toString(16)}`);
+}
+
+/**
  * Decodes the instruction at the start of `bytes` (placed at `address`) with iced-x86 in 64-bit mode
  * and describes it the way the kernel decoder does: length, the opcode offset after legacy prefixes
  * and one REX (`skip_prefixes`), opcode and ModRM bytes, RIP-relative displacement and its offset,
@@ -166,7 +178,7 @@ export function decodeInsn(bytes: Uint8Array, address: bigint): DecodedInsn {
       nearBranchTarget: nearBranch ? insn.nearBranchTarget : undefined,
       flow: FLOW[insn.flowControl],
       mnemonic: gas().formatMnemonic(insn),
-      text: gas().format(insn),
+      text: fixImm64(gas().format(insn), raw, immOffset, immSize),
     });
   } finally {
     insn.free();

@@ -1,0 +1,191 @@
+import { ExceptionVector } from '@int3/cpu';
+import { NS_PER_INSTRUCTION, TICK_NS } from '../time/virtual-time.js';
+import type { TrapRouter } from '../traps/trap-router.js';
+import type { Machine } from './machine.js';
+
+/** What {@link Machine.run} stopped on. */
+export type RunOutcome =
+  | { readonly reason: 'done' }
+  | { readonly reason: 'idle' }
+  | { readonly reason: 'time'; readonly at: number }
+  | { readonly reason: 'deadlock'; readonly blocked: readonly number[] }
+  | { readonly reason: 'panic'; readonly message: string }
+  /** `stopAfter` held: the machine stopped between two CPU runs, possibly mid-round. */
+  | { readonly reason: 'stopped' };
+
+/** How far {@link Machine.run} goes. */
+export interface RunOptions {
+  /** Checked at every round boundary: stop when it holds. */
+  readonly until?: () => boolean;
+  /** Stop at the first round boundary at or past this virtual time of CPU 0. */
+  readonly deadlineNs?: number;
+  /**
+   * Checked after every CPU run and its handling (a gate, a trap, the end of a budget): stop there when
+   * it holds, even mid-slice. The next `run` or `runRound` finishes the slice and the round first, so
+   * stopping changes nothing of what happens next.
+   */
+  readonly stopAfter?: () => boolean;
+  /** Called at every round boundary before `until` is checked: where snapshots may be taken. */
+  readonly onRound?: () => void;
+}
+
+/** The run loop's state as plain, immutable data (for machine snapshots). */
+export interface RunLoopState {
+  readonly offsetNs: readonly number[];
+  readonly nextTick: readonly number[];
+  readonly sliceEnd: readonly number[];
+  readonly resumeCpu: number | undefined;
+}
+
+/**
+ * The deterministic run loop: rounds in which every CPU in turn runs one quantum of virtual
+ * instructions, a timer tick per CPU every {@link TICK_NS}, idle time fast-forwarded in whole quanta.
+ * It owns each CPU's clock offset (time spent idle) and, when a stop interrupted a round, where the
+ * round resumes.
+ *
+ * @see kernel/sched/core.c scheduler_tick() (the tick's role), not its policy
+ */
+export class RunLoop {
+  /** Virtual ns each CPU spent idle: added to its virtual instructions to make its clock. */
+  readonly offsetNs: number[];
+  private readonly nextTick: number[];
+  /** End (virtual ns) of each CPU's slice when a stop interrupted it, else -1. */
+  private readonly sliceEnd: number[];
+  /** The CPU whose slice a stop interrupted: the round resumes there. Undefined at a round boundary. */
+  private resumeCpu: number | undefined;
+  private running = false;
+
+  constructor(
+    private readonly m: Machine,
+    private readonly traps: TrapRouter,
+  ) {
+    const n = m.cpus.length;
+    this.offsetNs = new Array(n).fill(0);
+    this.nextTick = new Array(n).fill(TICK_NS);
+    this.sliceEnd = new Array(n).fill(-1);
+  }
+
+  /** See {@link Machine.run}. */
+  run(options: RunOptions): RunOutcome {
+    const m = this.m;
+    for (;;) {
+      if (m.panicked) return { reason: 'panic', message: m.panicked };
+      // A round a stop interrupted is finished before anything is checked, as if it never stopped.
+      if (this.resumeCpu === undefined) {
+        options.onRound?.();
+        if (options.until?.()) return { reason: 'done' };
+        if (options.deadlineNs !== undefined && m.clock(0) >= options.deadlineNs)
+          return { reason: 'time', at: m.clock(0) };
+        if (!m.sched.anyRunnable()) {
+          const wake = m.sched.nextWakeup();
+          if (wake === undefined) {
+            const blocked = m.sched.blockedForever();
+            return blocked.length > 0 ? { reason: 'deadlock', blocked: blocked.map((t) => t.pid) } : { reason: 'idle' };
+          }
+          this.fastForward(wake);
+        }
+      }
+      if (this.runRound(options.stopAfter)) return { reason: 'stopped' };
+    }
+  }
+
+  /** See {@link Machine.runRound}. */
+  runRound(stopAfter?: () => boolean): boolean {
+    this.running = true;
+    try {
+      for (let c = this.resumeCpu ?? 0; c < this.m.cpus.length && !this.m.panicked; c++) {
+        this.resumeCpu = undefined;
+        if (this.runSlice(c, stopAfter)) {
+          this.resumeCpu = c;
+          return true;
+        }
+      }
+      this.resumeCpu = undefined;
+      return false;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** True while a round runs. */
+  get inRound(): boolean {
+    return this.running;
+  }
+
+  /** The loop's state, copied. */
+  save(): RunLoopState {
+    return Object.freeze({
+      offsetNs: Object.freeze([...this.offsetNs]),
+      nextTick: Object.freeze([...this.nextTick]),
+      sliceEnd: Object.freeze([...this.sliceEnd]),
+      resumeCpu: this.resumeCpu,
+    });
+  }
+
+  /** Puts back a state from {@link save}. */
+  restore(s: RunLoopState): void {
+    for (let c = 0; c < this.offsetNs.length; c++) {
+      this.offsetNs[c] = s.offsetNs[c];
+      this.nextTick[c] = s.nextTick[c];
+      this.sliceEnd[c] = s.sliceEnd[c];
+    }
+    this.resumeCpu = s.resumeCpu;
+  }
+
+  /** Runs `cpu`'s slice (or the rest of one a stop interrupted); true when `stopAfter` stopped it. */
+  private runSlice(cpu: number, stopAfter: (() => boolean) | undefined): boolean {
+    const m = this.m;
+    const c = m.cpus[cpu];
+    const resumed = this.sliceEnd[cpu];
+    const end = resumed >= 0 ? resumed : m.clock(cpu) + m.quantum * NS_PER_INSTRUCTION;
+    this.sliceEnd[cpu] = -1;
+    for (;;) {
+      m.sched.wakeSleepers(cpu, m.clock(cpu));
+      const now = m.clock(cpu);
+      if (now >= end || m.panicked) break;
+      const task = m.sched.current[cpu] ?? m.sched.switchIn(cpu);
+      if (!task) {
+        this.offsetNs[cpu] += end - now;
+        break;
+      }
+      const r = m.stepHook ? m.stepOnce(cpu) : c.run(Math.ceil((end - now) / NS_PER_INSTRUCTION));
+      switch (r.reason) {
+        case 'budget':
+        case 'interrupt':
+          break;
+        case 'gate':
+          m.handleGate(cpu, r.rip);
+          break;
+        case 'exception':
+          this.traps.handle(cpu, r);
+          break;
+        case 'hlt':
+          this.traps.oops(cpu, {
+            vector: ExceptionVector.GeneralProtection,
+            errorCode: 0,
+            reason: 'hlt executed by a task',
+          });
+          break;
+      }
+      if (stopAfter?.()) {
+        this.sliceEnd[cpu] = end;
+        return true;
+      }
+    }
+    // The timer tick: time slices end at a tick; the switch waits until the task is in user mode.
+    if (m.clock(cpu) >= this.nextTick[cpu]) {
+      while (this.nextTick[cpu] <= m.clock(cpu)) this.nextTick[cpu] += TICK_NS;
+      if (m.sched.runQueues.length(cpu) > 0) m.sched.needResched[cpu] = true;
+    }
+    if (m.sched.needResched[cpu] && m.sched.current[cpu] && c.cpl === 3) m.sched.switchOut(cpu);
+    return false;
+  }
+
+  private fastForward(to: number): void {
+    // Every CPU idles the same whole number of quanta, so they stay in lockstep.
+    const q = this.m.quantum * NS_PER_INSTRUCTION;
+    const rounds = Math.floor((to - this.m.clock(0)) / q);
+    if (rounds <= 0) return;
+    for (let c = 0; c < this.offsetNs.length; c++) this.offsetNs[c] += rounds * q;
+  }
+}

@@ -1,0 +1,48 @@
+import { stateHash } from '@int3/kernel';
+import { describe, expect, it } from 'vitest';
+import { bootWithKprobes } from './support/machine.js';
+
+describe('kprobes and machine snapshots', () => {
+  it.each([1, 4])(
+    'should rerun identically after restoring a snapshot taken mid-run with probes live (%i CPUs)',
+    (cpus) => {
+      const { m, k } = bootWithKprobes(cpus, 700);
+      const counts = { k: 0, r: 0 };
+      k.registerKprobe({
+        symbolName: 'do_syscall_64',
+        preHandler: () => {
+          counts.k++;
+          return 0;
+        },
+      });
+      const rp = { kp: { symbolName: 'do_syscall_64' }, maxactive: 2, handler: () => void counts.r++ };
+      k.registerKretprobe(rp);
+      const tasks = [
+        ['fork', '3'],
+        ['net', '2'],
+        ['cat', '/etc/motd'],
+      ].map((argv) => m.spawn(argv));
+      const done = () => tasks.every((t) => t.exited);
+      // Stop in the middle, at a round boundary, with returns in flight (the fork parent waits in a syscall).
+      m.run({ until: () => k.kretprobes.activeInstances > 0 || done() });
+      expect(done()).toBe(false);
+      expect(k.kretprobes.activeInstances).toBeGreaterThan(0);
+      const snap = m.snapshot();
+      const at = {
+        ...counts,
+        console: m.console.length,
+        nmissed: rp.kp.nmissed,
+        rpMissed: (rp as { nmissed?: number }).nmissed,
+      };
+      m.run({ until: done });
+      const first = { hash: stateHash(m), counts: { ...counts }, out: m.console.map((c) => c.text) };
+      m.restore(snap);
+      counts.k = at.k;
+      counts.r = at.r;
+      expect(m.console.length).toBe(at.console);
+      m.run({ until: done });
+      expect({ hash: stateHash(m), counts: { ...counts }, out: m.console.map((c) => c.text) }).toEqual(first);
+      expect(first.counts.r).toBeGreaterThan(0);
+    },
+  );
+});
