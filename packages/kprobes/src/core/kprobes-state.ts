@@ -30,7 +30,7 @@ export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): voi
     restore: (state) => {
       if (state === undefined) return;
       const s = state as KprobesState;
-      s.kcb.forEach((c, i) => k.kcb[i].assign(c));
+      for (let i = 0; i < s.kcb.length; i++) k.kcb[i].assign(s.kcb[i]);
       for (const [p, nmissed, flags] of s.counters) {
         p.nmissed = nmissed;
         p.flags = flags;
