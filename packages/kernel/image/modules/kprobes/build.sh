@@ -14,6 +14,8 @@
 #   kretprobe_example.ko  kretprobe on sys_mkdir: prints "sys_mkdir exited" and the result (mkdir)
 #   kretprobe_enomem.ko   test-only: a kretprobe on sys_mkdir that makes it return -ENOMEM, with an
 #                         entry handler and per-instance data
+#   jmp_reg.ko            test-only, assembly: jmp *%rax, call *%rax, call *mem and a jump table
+#                         (jmp *table(,%rdi,8)), the indirect branches gcc does not emit here
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,3 +39,4 @@ cd "$here"
 for src in $(printf '%s\n' *.c | sort); do
   "$CC" "${KCFLAGS[@]}" -c "$src" -o "$out/${src%.c}.ko"
 done
+"$CC" "${KCFLAGS[@]}" -c jmp_reg.S -o "$out/jmp_reg.ko"
