@@ -15,17 +15,9 @@ obj="$(mktemp -d)"
 trap 'rm -rf "$obj"' EXIT
 export LC_ALL=C SOURCE_DATE_EPOCH=0
 
-# Kernel flags: Linux x86-64's (arch/x86/Makefile) as far as they matter here, plus frame
-# pointers (CONFIG_FRAME_POINTER) so every function has a real prologue, and no CET endbr64.
-KCFLAGS=(
-  -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone
-  -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx -mpreferred-stack-boundary=3
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-stack-protector -fno-common
-  -fno-strict-aliasing -fno-delete-null-pointer-checks -fno-omit-frame-pointer
-  -fno-optimize-sibling-calls -fno-shrink-wrap -fcf-protection=none -fno-ident
-  -nostdinc -isystem "$($CC -print-file-name=include)" -Iinclude
-  -Wall -Werror -ffile-prefix-map="$here"=.
-)
+# shellcheck source=kernel-flags.sh
+source "$here/kernel-flags.sh"
+KCFLAGS=("${KERNEL_CFLAGS[@]}" -Iinclude -Wall -Werror -ffile-prefix-map="$here"=.)
 KLDFLAGS=(-nostdlib -static -no-pie -Wl,-T,kernel.lds -Wl,--build-id=none -Wl,-z,max-page-size=4096
   -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments)
 

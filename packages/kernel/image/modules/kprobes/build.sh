@@ -25,15 +25,9 @@ CC="${CC:-gcc}"
 export LC_ALL=C SOURCE_DATE_EPOCH=0
 
 # The kernel flags of ../../build.sh, for an object that is linked at load time instead of by ld.
-KCFLAGS=(
-  -std=gnu11 -O2 -ffreestanding -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone
-  -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx -mpreferred-stack-boundary=3
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-stack-protector -fno-common
-  -fno-strict-aliasing -fno-delete-null-pointer-checks -fno-omit-frame-pointer
-  -fno-optimize-sibling-calls -fno-shrink-wrap -fcf-protection=none -fno-ident
-  -nostdinc -isystem "$($CC -print-file-name=include)" -I"$image/include"
-  -Wall -Werror -ffile-prefix-map="$image"=../..
-)
+# shellcheck source=kernel-flags.sh
+source "$image/kernel-flags.sh"
+KCFLAGS=("${KERNEL_CFLAGS[@]}" -I"$image/include" -Wall -Werror -ffile-prefix-map="$image"=../..)
 
 cd "$here"
 for src in $(printf '%s\n' *.c | sort); do
