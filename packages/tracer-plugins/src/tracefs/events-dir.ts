@@ -1,0 +1,75 @@
+import type { Kprobes } from '@int3/kprobes';
+import { eventFormatFile } from '../probe-events/event-format-file.js';
+import type { KprobeEvents } from './kprobe-events.js';
+import { parseEnable } from './parse-switch.js';
+import { TraceFsError } from './trace-fs-error.js';
+import { dir, file, type TraceFsNode } from './trace-fs-node.js';
+import type { TraceKprobeEvent } from './trace-kprobe-event.js';
+
+/** `enable` of several events: `0`, `1`, or `X` when mixed. @see kernel/trace/trace_events.c system_enable_read() */
+function enableState(events: readonly TraceKprobeEvent[]): string {
+  const on = events.filter((e) => e.enabled).length;
+  if (on === 0) return '0\n';
+  return on === events.length ? '1\n' : 'X\n';
+}
+
+function setAll(k: Kprobes, events: readonly TraceKprobeEvent[], on: boolean): void {
+  for (const e of events) e.setEnabled(k, on);
+}
+
+function eventNode(k: Kprobes, ev: TraceKprobeEvent, leaf: string | undefined): TraceFsNode | undefined {
+  switch (leaf) {
+    case undefined:
+      return dir(() => ['enable', 'filter', 'format', 'id']);
+    case 'enable':
+      return file(
+        () => (ev.enabled ? '1\n' : '0\n'),
+        (t) => ev.setEnabled(k, parseEnable(t, `${ev.group}/${ev.name}/enable`)),
+      );
+    case 'filter':
+      return file(
+        () => ev.filter.read(),
+        (t) => {
+          const r = ev.filter.write(t);
+          if (!r.ok) throw new TraceFsError('EINVAL', `bad filter for ${ev.group}/${ev.name}: read filter for details`);
+        },
+      );
+    case 'format':
+      return file(() => eventFormatFile(ev.type));
+    case 'id':
+      return file(() => `${ev.id}\n`);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The `events/` tree: `events/enable`, `events/<grp>/enable`, and per event `enable`, `filter`,
+ * `format` and `id`. `parts` is the path below `events/`.
+ *
+ * @see kernel/trace/trace_events.c event_create_dir(), system_enable_write(), event_enable_write()
+ */
+export function eventsNode(k: Kprobes, events: KprobeEvents, parts: readonly string[]): TraceFsNode | undefined {
+  const all = events.events;
+  const groups = [...new Set(all.map((e) => e.group))];
+  const [group, name, leaf, extra] = parts;
+  if (extra !== undefined) return undefined;
+  if (group === undefined) return dir(() => ['enable', ...groups]);
+  if (group === 'enable' && name === undefined) {
+    return file(
+      () => enableState(events.events),
+      (t) => setAll(k, events.events, parseEnable(t, 'events/enable')),
+    );
+  }
+  const inGroup = () => events.events.filter((e) => e.group === group);
+  if (inGroup().length === 0) return undefined;
+  if (name === undefined) return dir(() => ['enable', ...inGroup().map((e) => e.name)]);
+  if (name === 'enable' && leaf === undefined) {
+    return file(
+      () => enableState(inGroup()),
+      (t) => setAll(k, inGroup(), parseEnable(t, `events/${group}/enable`)),
+    );
+  }
+  const ev = events.event(group, name);
+  return ev ? eventNode(k, ev, leaf) : undefined;
+}

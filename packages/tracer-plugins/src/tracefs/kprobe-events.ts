@@ -1,0 +1,172 @@
+import { KprobeError, type Kprobes } from '@int3/kprobes';
+import { checkAppendProbe } from '../probe-events/compare-probes.js';
+import type { ErrorLog } from '../probe-events/error-log.js';
+import { parseProbeLine } from '../probe-events/parse-probe-line.js';
+import type { ProbeDefinition, ProbeRemoval, ProbeResolver } from '../probe-events/probe-definition.js';
+import type { ProbeErrnoName } from '../probe-events/probe-errno.js';
+import type { ProbeParseError } from '../probe-events/probe-parse-error.js';
+import { registrationError } from '../probe-events/registration-error.js';
+import { resolveSymbols, type SymbolLookup } from '../probe-events/resolve-symbols.js';
+import { splitCommandLines } from '../probe-events/split-command-lines.js';
+import { matchesRemoval, traceKprobeShow } from '../probe-events/trace-kprobe-show.js';
+import type { ProbeSink } from './probe-sink.js';
+import { type TraceFsErrnoName, TraceFsError } from './trace-fs-error.js';
+import { TraceKprobe } from './trace-kprobe.js';
+import { TraceKprobeEvent } from './trace-kprobe-event.js';
+
+/**
+ * The first id handed to a dynamic event. Static events take the ids below it on a real kernel; the
+ * exact value differs between builds, and tools read it from `id` or `format`.
+ */
+export const FIRST_DYNAMIC_EVENT_ID = 1500;
+
+/** What {@link KprobeEvents} needs from its tracefs. */
+export interface KprobeEventsDeps {
+  readonly kprobes: Kprobes;
+  readonly resolver: ProbeResolver;
+  readonly lookup: SymbolLookup;
+  readonly errorLog: ErrorLog;
+  readonly sink: ProbeSink;
+  /** Virtual time in ns for error_log entries. */
+  readonly now: () => number;
+}
+
+function errnoOf(e: ProbeParseError): TraceFsErrnoName {
+  // -ECANCELED (not a kprobe command) reaches user space as -EINVAL.
+  return e.errnoName === 'ECANCELED' ? 'EINVAL' : (e.errnoName as TraceFsErrnoName);
+}
+
+/**
+ * The kprobe dynamic events and the `kprobe_events` file: definitions register DISABLED kprobes, a
+ * second definition under an event name joins it (multiprobe), `-:` removes, a truncating write releases
+ * everything, and every rejected command is logged to `error_log` and fails with the kernel's errno.
+ *
+ * @see kernel/trace/trace_kprobe.c __trace_kprobe_create(), register_trace_kprobe(), trace_kprobe_release()
+ * @see kernel/trace/trace_dynevent.c dyn_event_release(), dyn_events_release_all()
+ * @example
+ * events.write('p:myprobe do_sys_open dfd=%di\n', true);
+ * events.show(); // 'p:kprobes/myprobe do_sys_open dfd=%di\n'
+ */
+export class KprobeEvents {
+  /** Every probe in creation order (the dyn_event list). */
+  readonly probes: TraceKprobe[] = [];
+  readonly #events = new Map<string, TraceKprobeEvent>();
+  #nextId = FIRST_DYNAMIC_EVENT_ID;
+
+  constructor(private readonly deps: KprobeEventsDeps) {}
+
+  /** Events in creation order. */
+  get events(): TraceKprobeEvent[] {
+    return [...this.#events.values()];
+  }
+
+  /** The event `group/name`, if defined. */
+  event(group: string, name: string): TraceKprobeEvent | undefined {
+    return this.#events.get(`${group}/${name}`);
+  }
+
+  /** Reads `kprobe_events`: one definition per probe, as the kernel prints it back. */
+  show(): string {
+    return this.probes.map((p) => traceKprobeShow(p.def, p.maxactive)).join('');
+  }
+
+  /**
+   * Writes `kprobe_events`. Without `append` every event is released first (EBUSY, changing nothing,
+   * if one is enabled). Lines run in order; the first failure stops the write and throws.
+   *
+   * @see kernel/trace/trace_kprobe.c probes_write(), probes_open()
+   */
+  write(text: string, append: boolean): void {
+    if (!append) this.releaseAll();
+    const { lines, tooLong } = splitCommandLines(text);
+    for (const line of lines) {
+      const parsed = parseProbeLine(line, this.deps.resolver);
+      if (parsed === undefined) continue;
+      if (!parsed.ok) this.#fail(parsed.error);
+      const cmd = parsed.value;
+      if (cmd.type === 'remove') this.#remove(cmd.removal);
+      else this.#create(cmd.definition);
+    }
+    if (tooLong) throw new TraceFsError('EINVAL', 'Line length is too long: Should be less than 4094');
+  }
+
+  /**
+   * `echo > kprobe_events`: removes every event, or none (EBUSY) when any is enabled.
+   *
+   * @see kernel/trace/trace_dynevent.c dyn_events_release_all()
+   */
+  releaseAll(): void {
+    const busy = this.events.find((e) => e.enabled);
+    if (busy) throw new TraceFsError('EBUSY', `${busy.group}/${busy.name} is enabled; disable it first`);
+    for (const p of this.probes) p.unregister(this.deps.kprobes);
+    this.probes.length = 0;
+    this.#events.clear();
+  }
+
+  #fail(e: ProbeParseError): never {
+    if (e.logMessage !== undefined) {
+      this.deps.errorLog.append({
+        timestampNs: BigInt(Math.floor(this.deps.now())),
+        location: 'trace_kprobe',
+        message: e.logMessage,
+        command: e.command,
+        position: e.position,
+      });
+    }
+    throw new TraceFsError(errnoOf(e), e.message);
+  }
+
+  /**
+   * Step 1: resolve `@SYM` arguments. Step 2: if the event exists, check the probe may join it. Step 3:
+   * register the kprobe (DISABLED unless the event is enabled); a registration error maps to the
+   * kernel's log entry, except a probe on a module not yet loaded, which is kept unregistered.
+   * Step 4: add the probe, creating the event when new.
+   */
+  #create(parsed: ProbeDefinition): void {
+    const resolved = resolveSymbols(parsed, this.deps.lookup);
+    if (!resolved.ok) this.#fail(resolved.error);
+    const def = resolved.value;
+    const existing = this.event(def.group, def.event);
+    if (existing) {
+      const clash = checkAppendProbe(existing.definitions, def);
+      if (clash) this.#fail(clash);
+    }
+    const event = existing ?? new TraceKprobeEvent(this.#nextId, def);
+    const probe = new TraceKprobe(def, event.id, event.filter, this.deps.sink);
+    try {
+      probe.register(this.deps.kprobes, event.enabled);
+    } catch (e) {
+      if (!(e instanceof KprobeError)) throw e;
+      const err = registrationError(def, e.code as ProbeErrnoName, this.deps.resolver);
+      if (err) this.#fail(err);
+    }
+    if (!existing) {
+      this.#nextId++;
+      this.#events.set(`${def.group}/${def.event}`, event);
+    }
+    event.probes.push(probe);
+    this.probes.push(probe);
+  }
+
+  /**
+   * Removes the probes a `-:` line selects; ENOENT when none, EBUSY (removing nothing) when one's event
+   * is enabled. An event with no probe left goes away.
+   *
+   * @see kernel/trace/trace_kprobe.c trace_kprobe_release(), unregister_trace_kprobe()
+   */
+  #remove(removal: ProbeRemoval): void {
+    const chosen = this.probes.filter((p) => matchesRemoval(p.def, removal));
+    if (chosen.length === 0) throw new TraceFsError('ENOENT', `no kprobe event matches -:${removal.event}`);
+    const busy = chosen.find((p) => this.event(p.def.group, p.def.event)?.enabled);
+    if (busy) throw new TraceFsError('EBUSY', `${busy.def.group}/${busy.def.event} is enabled; disable it first`);
+    for (const p of chosen) {
+      p.unregister(this.deps.kprobes);
+      this.probes.splice(this.probes.indexOf(p), 1);
+      const key = `${p.def.group}/${p.def.event}`;
+      const ev = this.#events.get(key);
+      if (!ev) continue;
+      ev.probes.splice(ev.probes.indexOf(p), 1);
+      if (ev.probes.length === 0) this.#events.delete(key);
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import type { Machine } from '@int3/kernel';
+import type { Kprobes } from '@int3/kprobes';
+import { ErrorLog } from '../probe-events/error-log.js';
+import { TraceBuffer } from '../ring-buffer/trace-buffer.js';
+import { TraceFormatter } from '../trace-output/trace-formatter.js';
+import { eventsNode } from './events-dir.js';
+import { KprobeEvents } from './kprobe-events.js';
+import { kprobeProfile } from './kprobe-profile.js';
+import { MachineFetchContext } from './machine-fetch-context.js';
+import { machineProbeResolver, machineSymbolLookup } from './machine-probe-resolver.js';
+import { parseUlong } from './parse-switch.js';
+import type { ProbeSink } from './probe-sink.js';
+import { TraceFsError } from './trace-fs-error.js';
+import { dir, file, type TraceFsNode } from './trace-fs-node.js';
+import { TRACEFS_README } from './trace-fs-readme.js';
+
+/** Where tracefs is mounted. */
+export const TRACEFS_ROOT = '/sys/kernel/tracing';
+/** The older mount point under debugfs, accepted as an alias. */
+const DEBUGFS_TRACING = '/sys/kernel/debug/tracing';
+/** The kprobes debugfs directory. */
+export const DEBUGFS_KPROBES = '/sys/kernel/debug/kprobes';
+
+const ROOT_FILES = [
+  'README',
+  'available_events',
+  'buffer_size_kb',
+  'buffer_total_size_kb',
+  'error_log',
+  'events',
+  'kprobe_events',
+  'kprobe_profile',
+  'trace',
+  'trace_pipe',
+  'tracing_on',
+];
+
+/** Options for {@link TraceFs.write}. */
+export interface TraceFsWriteOptions {
+  /** `>>` (true) rather than `>` (false, the default: the file is opened with O_TRUNC). */
+  readonly append?: boolean;
+}
+
+/**
+ * The tracefs of one machine, `/sys/kernel/tracing`, with the kernel's semantics for the kprobe event
+ * tracer: `kprobe_events`, `events/`, `trace`, `trace_pipe`, `kprobe_profile`, `error_log`,
+ * `tracing_on`, `buffer_size_kb`, `README`, `available_events`; plus debugfs
+ * `/sys/kernel/debug/kprobes/{list,enabled,blacklist}`. Paths may be absolute or relative to the
+ * tracefs root. Failures throw {@link TraceFsError} with the kernel's errno name.
+ *
+ * @see kernel/trace/trace.c tracer_init_tracefs(), kernel/trace/trace_kprobe.c init_kprobe_trace()
+ * @example
+ * const fs = new TraceFs(m, Kprobes.init(m));
+ * fs.write('kprobe_events', 'p:myprobe do_sys_open dfd=%di\n');
+ * fs.write('events/kprobes/myprobe/enable', '1');
+ * m.spawn(['cat', '/etc/motd']); m.run();
+ * fs.read('trace');
+ */
+export class TraceFs {
+  readonly buffer: TraceBuffer;
+  readonly errorLog = new ErrorLog();
+  readonly kprobeEvents: KprobeEvents;
+  readonly #formatter: TraceFormatter;
+  readonly #cmdlines = new Map<number, string>();
+
+  constructor(
+    readonly m: Machine,
+    readonly kprobes: Kprobes,
+  ) {
+    this.buffer = new TraceBuffer({ cpus: m.cpus.length, clock: () => m.clock(0) });
+    const sink: ProbeSink = {
+      m,
+      contexts: m.cpus.map(() => new MachineFetchContext(m)),
+      buffer: this.buffer,
+      cmdlines: this.#cmdlines,
+    };
+    this.kprobeEvents = new KprobeEvents({
+      kprobes,
+      resolver: machineProbeResolver(m),
+      lookup: machineSymbolLookup(m),
+      errorLog: this.errorLog,
+      sink,
+      now: () => m.clock(0),
+    });
+    this.#formatter = new TraceFormatter({
+      eventType: (id) => this.kprobeEvents.events.find((e) => e.id === id)?.type,
+      comm: (pid) => this.#cmdlines.get(pid),
+      formatContext: {
+        symbolize: (a) => (m.kallsyms.lookup(a) ? m.kallsyms.format(a) : undefined),
+      },
+    });
+  }
+
+  /** Reads a file. ENOENT if it does not exist, EISDIR for a directory. */
+  read(path: string): string {
+    const node = this.#node(path);
+    if (node.kind === 'dir') throw new TraceFsError('EISDIR', `${path} is a directory`);
+    return node.read();
+  }
+
+  /** Writes a file (`>` by default, `>>` with `append`). */
+  write(path: string, text: string, options: TraceFsWriteOptions = {}): void {
+    const node = this.#node(path);
+    if (node.kind === 'dir') throw new TraceFsError('EISDIR', `${path} is a directory`);
+    if (!node.write) throw new TraceFsError('EACCES', `${path} is read-only`);
+    node.write(text, options.append ?? false);
+  }
+
+  /** Lists a directory. ENOENT if it does not exist, ENOTDIR for a file. */
+  ls(path: string): string[] {
+    const node = this.#node(path);
+    if (node.kind === 'file') throw new TraceFsError('ENOTDIR', `${path} is not a directory`);
+    return node.entries();
+  }
+
+  #node(path: string): TraceFsNode {
+    const node = this.#lookup(path);
+    if (!node) throw new TraceFsError('ENOENT', `${path}: no such file or directory`);
+    return node;
+  }
+
+  #lookup(path: string): TraceFsNode | undefined {
+    const clean = path.replace(/\/+$/, '');
+    if (clean === DEBUGFS_KPROBES || clean.startsWith(`${DEBUGFS_KPROBES}/`)) {
+      return this.#kprobesDebugfs(clean.slice(DEBUGFS_KPROBES.length + 1));
+    }
+    let rel = clean;
+    for (const root of [TRACEFS_ROOT, DEBUGFS_TRACING]) {
+      if (clean === root) rel = '';
+      else if (clean.startsWith(`${root}/`)) rel = clean.slice(root.length + 1);
+    }
+    if (rel.startsWith('/')) return undefined;
+    const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
+    if (parts.length === 0) return dir(() => ROOT_FILES.slice());
+    if (parts[0] === 'events') return eventsNode(this.kprobes, this.kprobeEvents, parts.slice(1));
+    return parts.length === 1 ? this.#rootFile(parts[0]) : undefined;
+  }
+
+  #rootFile(name: string): TraceFsNode | undefined {
+    const buf = this.buffer;
+    switch (name) {
+      case 'kprobe_events':
+        return file(
+          () => this.kprobeEvents.show(),
+          (t, append) => this.kprobeEvents.write(t, append),
+        );
+      case 'kprobe_profile':
+        return file(() => kprobeProfile(this.kprobeEvents.probes));
+      case 'trace':
+        return file(
+          () => this.#formatter.readTrace(buf),
+          (_t, append) => {
+            if (!append) buf.reset();
+          },
+        );
+      case 'trace_pipe':
+        return file(() => this.#formatter.readPipe(buf));
+      case 'error_log':
+        return file(
+          () => this.errorLog.show(),
+          (_t, append) => {
+            if (!append) this.errorLog.clear();
+          },
+        );
+      case 'tracing_on':
+        return file(
+          () => (buf.tracingOn ? '1\n' : '0\n'),
+          (t) => {
+            buf.tracingOn = parseUlong(t, 'tracing_on') !== 0;
+          },
+        );
+      case 'buffer_size_kb':
+        return file(
+          () => `${buf.bufferSizeKb}\n`,
+          (t) => {
+            const kb = parseUlong(t, 'buffer_size_kb');
+            if (kb === 0) throw new TraceFsError('EINVAL', 'buffer_size_kb: must be at least 1');
+            buf.resize(kb);
+          },
+        );
+      case 'buffer_total_size_kb':
+        return file(() => `${buf.bufferTotalSizeKb}\n`);
+      case 'available_events':
+        return file(() => this.kprobeEvents.events.map((e) => `${e.group}:${e.name}\n`).join(''));
+      case 'README':
+        return file(() => TRACEFS_README);
+      default:
+        return undefined;
+    }
+  }
+
+  #kprobesDebugfs(name: string): TraceFsNode | undefined {
+    const k = this.kprobes;
+    switch (name) {
+      case '':
+        return dir(() => ['blacklist', 'enabled', 'list']);
+      case 'list':
+        return file(() => k.list());
+      case 'blacklist':
+        return file(() => k.blacklistText());
+      case 'enabled':
+        return file(
+          () => k.enabledText(),
+          (t) => {
+            if (!k.writeEnabled(t)) throw new TraceFsError('EINVAL', 'kprobes/enabled: write 0 or 1');
+          },
+        );
+      default:
+        return undefined;
+    }
+  }
+}

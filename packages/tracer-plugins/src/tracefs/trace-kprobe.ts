@@ -1,0 +1,164 @@
+import type { PtRegs } from '@int3/kernel';
+import { type Kprobe, KprobeFlag, type Kprobes, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
+import type { EventFilter } from '../filter/event-filter.js';
+import type { ProbeDefinition } from '../probe-events/probe-definition.js';
+import { type ProbeHit, ProbeRecorder } from '../probe-events/probe-recorder.js';
+import { TraceFlag } from '../trace-output/lat-fmt.js';
+import type { ProbeSink } from './probe-sink.js';
+
+/** x86-64 SysV integer argument registers (`regs_get_kernel_argument`). */
+const ARG_REGS = ['di', 'si', 'dx', 'cx', 'r8', 'r9'] as const;
+
+/** Mutable hit header, reused for every hit of a probe. */
+interface HitScratch {
+  pid: number;
+  flags: number;
+  preemptCount: number;
+  ip: bigint;
+  retIp: bigint;
+}
+
+/** How many `$argN` a return probe reads at entry (the highest index + 1). */
+function entryArgCount(def: ProbeDefinition): number {
+  let n = 0;
+  for (const a of def.args) for (const insn of a.code) if (insn.op === 'edata') n = Math.max(n, insn.param + 1);
+  return n;
+}
+
+/**
+ * One probe of a kprobe event (an event has several when multiprobe): its `struct kprobe` or
+ * `struct kretprobe`, registered DISABLED at definition and enabled with its event, the hit counter of
+ * `kprobe_profile`, and the dispatchers that record a hit. Recording runs inside the kprobe handler on
+ * the host, so it costs the guest no virtual time.
+ *
+ * @see kernel/trace/trace_kprobe.c struct trace_kprobe, kprobe_dispatcher(), kretprobe_dispatcher()
+ * @example
+ * const tk = new TraceKprobe(def, 1500, filter, sink);
+ * tk.register(kprobes, false); // registered [DISABLED]
+ * tk.enable(kprobes);
+ */
+export class TraceKprobe {
+  /** `nhit`: times the probe fired. */
+  nhit = 0;
+  /** False for a `MOD:SYM` probe waiting for its module. */
+  registered = false;
+  readonly kp: Kprobe;
+  readonly rp: Kretprobe | undefined;
+  readonly #recorder: ProbeRecorder;
+  readonly #hit: HitScratch = { pid: 0, flags: TraceFlag.IRQS_OFF, preemptCount: 0, ip: 0n, retIp: 0n };
+  readonly #nEntryArgs: number;
+  readonly #entryArgs: bigint[];
+
+  constructor(
+    readonly def: ProbeDefinition,
+    eventId: number,
+    private readonly filter: EventFilter,
+    private readonly sink: ProbeSink,
+  ) {
+    this.#recorder = new ProbeRecorder(def, eventId);
+    this.#nEntryArgs = entryArgCount(def);
+    this.#entryArgs = new Array<bigint>(this.#nEntryArgs).fill(0n);
+    const where: Kprobe =
+      def.symbol !== undefined ? { symbolName: def.symbol, offset: def.offset } : { addr: def.address };
+    if (def.kind === 'p') {
+      this.kp = { ...where, preHandler: (_p, regs) => this.#kprobeDispatcher(regs) };
+      this.rp = undefined;
+      return;
+    }
+    this.kp = where;
+    this.rp = {
+      kp: this.kp,
+      maxactive: def.maxactive || undefined,
+      handler: (ri, regs) => this.#kretprobeDispatcher(ri, regs),
+      ...(this.#nEntryArgs
+        ? { dataSize: 8 * this.#nEntryArgs, entryHandler: (ri, regs) => this.#entryHandler(ri, regs) }
+        : {}),
+    };
+  }
+
+  /** The maxactive registration settled on (the default written back), 0 for kprobes. */
+  get maxactive(): number {
+    return this.rp?.maxactive ?? 0;
+  }
+
+  /** `kprobe_profile` misses: the kprobe's nmissed plus the kretprobe's. */
+  get nmissed(): number {
+    return (this.kp.nmissed ?? 0) + (this.rp?.nmissed ?? 0);
+  }
+
+  /**
+   * Registers with kprobes, DISABLED unless the event is already enabled; throws the `KprobeError`.
+   *
+   * @see kernel/trace/trace_kprobe.c __register_trace_kprobe()
+   */
+  register(k: Kprobes, enabled: boolean): void {
+    this.kp.flags = enabled ? 0 : KprobeFlag.DISABLED;
+    if (this.rp) k.registerKretprobe(this.rp);
+    else k.registerKprobe(this.kp);
+    this.registered = true;
+  }
+
+  /** @see kernel/trace/trace_kprobe.c __unregister_trace_kprobe() */
+  unregister(k: Kprobes): void {
+    if (!this.registered) return;
+    if (this.rp) k.unregisterKretprobe(this.rp);
+    else k.unregisterKprobe(this.kp);
+    this.registered = false;
+  }
+
+  /** @see kernel/trace/trace_kprobe.c enable_trace_kprobe() */
+  enable(k: Kprobes): void {
+    if (this.registered) k.enableKprobe(this.kp);
+  }
+
+  /** @see kernel/trace/trace_kprobe.c disable_trace_kprobe() */
+  disable(k: Kprobes): void {
+    if (this.registered) k.disableKprobe(this.kp);
+  }
+
+  #kprobeDispatcher(regs: PtRegs): number {
+    this.nhit++;
+    this.#hit.ip = this.kp.addr ?? 0n;
+    this.#commit(regs, undefined);
+    return 0;
+  }
+
+  #entryHandler(ri: KretprobeInstance, regs: PtRegs): number {
+    const view = new DataView(ri.data.buffer, ri.data.byteOffset, ri.data.byteLength);
+    const space = regs.cpu.addressSpace;
+    for (let i = 0; i < this.#nEntryArgs; i++) {
+      const v = i < ARG_REGS.length ? regs.get(ARG_REGS[i]) : regs.argument(i, space);
+      view.setBigUint64(8 * i, v, true);
+    }
+    return 0;
+  }
+
+  #kretprobeDispatcher(ri: KretprobeInstance, regs: PtRegs): void {
+    this.nhit++;
+    if (this.#nEntryArgs) {
+      const view = new DataView(ri.data.buffer, ri.data.byteOffset, ri.data.byteLength);
+      for (let i = 0; i < this.#nEntryArgs; i++) this.#entryArgs[i] = view.getBigUint64(8 * i, true);
+    }
+    this.#hit.ip = this.kp.addr ?? 0n;
+    this.#hit.retIp = ri.retAddr;
+    this.#commit(regs, this.#nEntryArgs ? this.#entryArgs : undefined);
+  }
+
+  /**
+   * Step 1: fill the header from the current task. Step 2: evaluate the fetch args into a record.
+   * Step 3: drop it if the event's filter rejects it. Step 4: write it to this CPU's buffer at the
+   * CPU's virtual time.
+   */
+  #commit(regs: PtRegs, entryArgs: readonly bigint[] | undefined): void {
+    const { m, contexts, buffer, cmdlines } = this.sink;
+    if (!buffer.tracingOn) return;
+    const cpu = regs.cpu.id;
+    const task = m.sched.current[cpu];
+    const hit = this.#hit;
+    hit.pid = task?.pid ?? 0;
+    if (task && cmdlines.get(task.pid) !== task.comm) cmdlines.set(task.pid, task.comm);
+    const record = this.#recorder.record(contexts[cpu].at(regs, entryArgs), hit as ProbeHit);
+    if (!this.filter.match(record, 0)) return;
+    buffer.write(cpu, m.clock(cpu), record);
+  }
+}
