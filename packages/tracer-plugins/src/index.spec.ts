@@ -4,11 +4,17 @@ import * as api from './index.js';
 describe('@int3/tracer-plugins exports', () => {
   it('should expose exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'BUILTIN_TRACER_PLUGINS',
       'DEBUGFS_KPROBES',
+      'PluginError',
+      'PluginErrorCode',
       'TRACEFS_ROOT',
       'TraceFs',
       'TraceFsErrno',
       'TraceFsError',
+      'TracerHost',
+      'TracerTokens',
+      'loadTracerPlugin',
     ]);
   });
 });

@@ -1,3 +1,16 @@
 export type { FieldDescriptor, FieldKind, FormatContext, TraceEventType } from './events/trace-event-type.js';
+export {
+  type LoadedTracerPlugin,
+  type LoadTracerPluginOptions,
+  loadTracerPlugin,
+} from './plugins/load-tracer-plugin.js';
+export { PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugins/plugin-error.js';
+export type { Tracer, TracerReport } from './plugins/tracer.js';
+export type { TracerClock } from './plugins/tracer-clock.js';
+export type { TracerContext } from './plugins/tracer-context.js';
+export { TracerHost } from './plugins/tracer-host.js';
+export type { TracerPlugin, TracerPluginManifest } from './plugins/tracer-plugin.js';
+export { TracerTokens } from './plugins/tracer-tokens.js';
 export { DEBUGFS_KPROBES, TRACEFS_ROOT, TraceFs, type TraceFsWriteOptions } from './tracefs/trace-fs.js';
 export { TraceFsErrno, type TraceFsErrnoName, TraceFsError } from './tracefs/trace-fs-error.js';
+export { BUILTIN_TRACER_PLUGINS } from './tracers/builtin-tracer-plugins.js';

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { bootTraceFs, run } from '../../test/support/tracefs-machine.js';
+import { PluginErrorCode } from './plugin-error.js';
+import { jsPlugin, writePluginFixture } from './plugin-fixtures.fixture.js';
+import { TracerHost } from './tracer-host.js';
+
+/** A host with one fixture plugin whose tracer's start() runs `startBody`. */
+async function hostWith(name: string, startBody: string) {
+  const booted = bootTraceFs();
+  const host = new TracerHost(booted.fs);
+  const dir = writePluginFixture({ 'p.mjs': jsPlugin(name, startBody) });
+  await host.load('./p.mjs', dir);
+  return { ...booted, host };
+}
+
+describe(TracerHost, () => {
+  it('should start a tracer with its arguments and the machine, kprobes, tracefs, buffer and clock', async () => {
+    const { m, fs, host } = await hostWith('ctx', 'this.seen = ctx;');
+    host.start('ctx', ['a', 'b']);
+    expect(host.report('ctx').text).toBe('ctx ok\n');
+    expect(host.context.machine).toBe(m);
+    expect(host.context.traceFs).toBe(fs);
+    expect(host.context.buffer).toBe(fs.buffer);
+    expect(host.context.clock.now(0)).toBe(m.clock(0));
+  });
+
+  it('should turn a throwing start into TRACER_FAILED naming plugin and tracer, stop it, and keep the machine up', async () => {
+    const { m, host } = await hostWith('bad', "throw new Error('no probes for you');");
+    let error: unknown;
+    try {
+      host.start('bad', ['x']);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({
+      code: PluginErrorCode.TRACER_FAILED,
+      plugin: 'fixture-bad',
+      message: "plugin 'fixture-bad': tracer 'bad': start(x) threw: no probes for you",
+    });
+    expect(run(m, ['hello'])).toMatch(/\S/);
+  });
+
+  it('should name the loaded tracers when asked for one nobody provides', async () => {
+    const { host } = await hostWith('only', '');
+    expect(() => host.start('funclatency')).toThrow(
+      "plugin 'funclatency': no loaded plugin provides tracer 'funclatency' (loaded: only)",
+    );
+  });
+
+  it('should list plugins in load order', async () => {
+    const { host } = await hostWith('one', '');
+    await host.load('./q.mjs', writePluginFixture({ 'q.mjs': jsPlugin('two') }));
+    expect(host.plugins.map((p) => p.name)).toEqual(['fixture-one', 'fixture-two']);
+    expect(host.tracerNames).toEqual(['one', 'two']);
+  });
+});

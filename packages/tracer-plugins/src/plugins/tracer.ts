@@ -1,0 +1,30 @@
+import type { TracerContext } from './tracer-context.js';
+
+/** What a tracer hands back when asked: text for a terminal, or JSON for a file or another tool. */
+export interface TracerReport {
+  /** `text` prints as is; `json` is a JSON document (e.g. Chrome Trace Event format). */
+  readonly format: 'text' | 'json';
+  readonly text: string;
+}
+
+/**
+ * A tracing tool run on a machine: it registers its probes in `start`, removes them in `stop`, and
+ * renders what it saw in `report` (callable before or after `stop`). A plugin binds one instance per
+ * name it `provides`.
+ *
+ * @see tools/perf/builtin-trace.c, bcc's tools/*.py — the shape of a tracing tool, modelled loosely
+ * @example
+ * tracer.start({ ...ctx, args: ['vfs_read'] });
+ * machine.run();
+ * tracer.stop();
+ * console.log(tracer.report().text);
+ */
+export interface Tracer {
+  /** The name it is started by (one of its plugin's `provides`). */
+  readonly name: string;
+  /** Registers probes; `ctx.args` are the tool's arguments (e.g. function names). */
+  start(ctx: TracerContext): void;
+  /** Unregisters every probe it registered; safe to call twice or after a failed start. */
+  stop(): void;
+  report(): TracerReport;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { listedProbes, run } from '../../test/support/tracefs-machine.js';
+import { ChromeTrace } from './chrome-trace.js';
+import type { ChromeTraceDocument, ChromeTraceEvent } from './chrome-trace-event.js';
+import { bootTracerHost } from './tracer-host.fixture.js';
+
+function parse(text: string): ChromeTraceDocument {
+  return JSON.parse(text) as ChromeTraceDocument;
+}
+
+describe(ChromeTrace, () => {
+  it('should emit valid Chrome Trace JSON with X events per task for kretprobes and i events for kprobes', async () => {
+    const { m, host } = await bootTracerHost();
+    host.start('chrome-trace', ['vfs_read', 'p:do_sys_open']);
+    run(m, ['cat', '/etc/motd']);
+    host.stop('chrome-trace');
+    const report = host.report('chrome-trace');
+    expect(report.format).toBe('json');
+    const doc = parse(report.text);
+    expect(doc.displayTimeUnit).toBe('ns');
+    const cat = doc.traceEvents.find((e) => e.ph === 'M' && e.name === 'process_name' && e.args?.name === 'cat');
+    expect(cat).toBeDefined();
+    const pid = cat?.pid;
+    const opens = doc.traceEvents.filter((e) => e.name === 'do_sys_open');
+    expect(opens).toEqual([
+      expect.objectContaining({ ph: 'i', s: 't', cat: 'kprobe', pid, tid: pid, args: { cpu: 0 } }),
+    ]);
+    const reads = doc.traceEvents.filter((e) => e.name === 'vfs_read');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const r of reads) {
+      expect(r).toMatchObject({ ph: 'X', cat: 'kretprobe', pid, tid: pid });
+      expect(r.dur).toBeGreaterThan(0);
+    }
+    // cat opens the file before reading it.
+    expect(opens[0].ts ?? 0).toBeLessThan(reads[0].ts ?? 0);
+  });
+
+  it('should time calls exactly as funclatency does (same kretprobe entry data, same clock)', async () => {
+    const { m, host } = await bootTracerHost(2);
+    host.start('chrome-trace', ['sys_fork', 'vfs_read']);
+    host.start('funclatency', ['sys_fork', 'vfs_read']);
+    run(m, ['fork'], ['cat', '/etc/motd']);
+    host.stop();
+    const events = parse(host.report('chrome-trace').text).traceEvents;
+    const lat = host.report('funclatency').text;
+    for (const f of ['sys_fork', 'vfs_read']) {
+      const xs = events.filter((e: ChromeTraceEvent) => e.name === f && e.ph === 'X');
+      const total = Number(
+        new RegExp(`Function = ${f}\\n[^]*?total: (\\d+) nsecs, count: ${xs.length}\\n`).exec(lat)?.[1],
+      );
+      expect(xs.reduce((s, e) => s + (e.dur ?? 0) * 1000, 0)).toBeCloseTo(total, 3);
+    }
+  });
+
+  it('should put forks on the forking task and name each task track after its comm', async () => {
+    const { m, host } = await bootTracerHost(2);
+    host.start('chrome-trace', ['sys_fork', 'p:sys_getpid']);
+    run(m, ['fork']);
+    const events = parse(host.report('chrome-trace').text).traceEvents;
+    const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [e.tid, e.args?.name]));
+    const forks = events.filter((e) => e.name === 'sys_fork');
+    expect(forks).toHaveLength(3);
+    expect(new Set(forks.map((e) => names.get(e.tid)))).toEqual(new Set([`fork-${forks[0].tid}`]));
+    const getpids = events.filter((e) => e.name === 'sys_getpid');
+    expect(getpids).toHaveLength(3);
+    expect(new Set(getpids.map((e) => e.tid)).size).toBe(3);
+    expect(getpids.every((e) => e.tid !== forks[0].tid)).toBe(true);
+  });
+
+  it('should remove its probes on stop', async () => {
+    const { fs, host } = await bootTracerHost();
+    host.start('chrome-trace', ['sys_fork', 'p:do_sys_open']);
+    expect(listedProbes(fs)).toHaveLength(2);
+    host.stop('chrome-trace');
+    expect(listedProbes(fs)).toEqual([]);
+  });
+});
