@@ -3,7 +3,7 @@
 // file alone, build first with `./node_modules/.bin/tsc -b` from the repository root.
 // The guest image is compiled at test time with the kernel flags (gcc is on every machine).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleImagePath } from './call/sample-image-path.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-const CORPUS = fileURLToPath(new URL('../../cpu/corpus/', import.meta.url));
 
 const KERNEL_FLAGS = [
   '-O2',
@@ -160,24 +159,5 @@ describe('int3 call', () => {
     const r = int3('call', 'div_s64', '-100', '7');
     if (existsSync(sample)) expect(r.stdout).toBe(`return: ${2n ** 64n - 14n}\n`);
     else expectOneLineError(r, 2, /cannot read sample image '.*sample\/sample\.elf': no such file/);
-  });
-});
-
-describe('int3 demo', () => {
-  it('should run sample functions and show results, counts, a disassembly and the traps seen', () => {
-    const corpus = readdirSync(CORPUS)
-      .filter((f) => f.endsWith('.c'))
-      .map((f) => join(CORPUS, f));
-    const elf = join(dir, 'corpus.elf');
-    execFileSync('gcc', [...KERNEL_FLAGS, '-o', elf, ...corpus, '-lgcc']);
-    const r = int3('demo', '--image', elf);
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/sort_quick_i64\(.*\) = 0 out of order; array now \{-128, -7, 0, 3, 5, 19, 42, 77\}/);
-    expect(r.stdout).toMatch(/hash_crc32\("123456789", 9\) = 0xcbf43926 .*\([\d,]+ instructions\)/);
-    expect(r.stdout).toMatch(/div_s64\(-100, 7\) = -14 /);
-    expect(r.stdout).toMatch(/str_length\(NULL\) -> guest fault: #PF .* cr2=0x0/);
-    expect(r.stdout).toMatch(/div_s64, first instructions/);
-    expect(r.stdout).toMatch(/traps seen: #PF at str_length\+0x/);
   });
 });

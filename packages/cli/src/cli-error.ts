@@ -14,6 +14,8 @@ export class CliError extends Error {
     message: string,
     /** The command whose `--help` a usage error points at, e.g. 'call'. */
     readonly command?: string,
+    /** Lines printed after the message (e.g. the kernel's error_log with its caret), without a final newline. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'CliError';

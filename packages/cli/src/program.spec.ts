@@ -11,9 +11,9 @@ describe(createProgram, () => {
     expect(out.trim()).toBe(VERSION);
   });
 
-  it('should register the call and demo commands, each with an example in its help', () => {
+  it('should register every command, each with an example in its help', () => {
     const program = createProgram();
-    for (const name of ['call', 'demo']) {
+    for (const name of ['trace', 'record', 'replay', 'tracefs', 'probes', 'syms', 'disasm', 'dmesg', 'call', 'demo']) {
       const command = program.commands.find((c) => c.name() === name);
       expect(command).toBeDefined();
       let help = '';

@@ -1,132 +1,119 @@
-import { disassemble } from '@int3/cpu';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TrapEvent } from '@int3/cpu';
+import { IMAGE_DIR } from '@int3/kernel';
+import type { KprobeEvent } from '@int3/kprobes';
 import type { Command } from 'commander';
-import type { CallArgument } from '../call/call-argument.js';
-import { describeStop, hex64 } from '../call/describe-stop.js';
-import { callGuestFunction } from '../call/guest-call.js';
-import { type GuestImage, loadImage } from '../call/load-image.js';
+import { checkOutcome, defineEvents, runWorkloads } from '../tracing/run-trace.js';
+import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
 
-const MAX_INSNS = 10_000_000;
-
-interface DemoCall {
-  readonly symbol: string;
-  /** How the call reads in C. */
-  readonly shown: string;
-  readonly args: readonly CallArgument[];
-  /** How the return value and any buffer read. */
-  readonly render: (rax: bigint, memory: readonly (Uint8Array | undefined)[]) => string;
-}
-
-const int = (value: bigint): CallArgument => ({ kind: 'int', value: BigInt.asUintN(64, value) });
-const SORT_INPUT = [42n, -7n, 19n, 0n, 3n, -128n, 77n, 5n];
-
-const CALLS: readonly DemoCall[] = [
-  {
-    symbol: 'sort_quick_i64',
-    shown: `sort_quick_i64({${SORT_INPUT.join(', ')}}, ${SORT_INPUT.length})`,
-    args: [{ kind: 'bytes', data: i64Array(SORT_INPUT) }, int(BigInt(SORT_INPUT.length))],
-    render: (rax, memory) => `${rax} out of order; array now {${readI64Array(memory[0]!).join(', ')}}`,
-  },
-  {
-    symbol: 'hash_crc32',
-    shown: 'hash_crc32("123456789", 9)',
-    args: [{ kind: 'str', text: '123456789' }, int(9n)],
-    render: (rax) => `${hex64(rax)}${rax === 0xcbf43926n ? ' (the CRC-32 check value)' : ''}`,
-  },
-  {
-    symbol: 'div_s64',
-    shown: 'div_s64(-100, 7)',
-    args: [int(-100n), int(7n)],
-    render: (rax) => `${BigInt.asIntN(64, rax)}`,
-  },
-  {
-    symbol: 'str_length',
-    shown: 'str_length(NULL)',
-    args: [int(0n)],
-    render: (rax) => `${rax}`,
-  },
+/** The seed modules: a kprobe on `__blockdev_direct_IO`, a jprobe on `ip_queue_xmit`, a kretprobe on `sys_mkdir`. */
+const MODULES = ['kprobe_example.ko', 'jprobe_example.ko', 'kretprobe_example.ko'];
+const DEFINITIONS = [
+  'p:open do_sys_open dfd=%di filename=+0(%si):string',
+  'r:mkdir_ret sys_mkdir $retval',
+  'p:xmit ip_queue_xmit sk=%di skb=%si',
 ];
-
-/** The function whose first instructions the demo disassembles. */
-const SHOWN_FUNCTION = 'div_s64';
+const WORKLOADS = [['dd'], ['net'], ['mkdir', '/tmp/demo']];
+/** Printk lines of the modules shown (the rest are counted). */
+const PRINTK_SHOWN = 6;
 
 /**
- * Registers `int3 demo` (provisional): runs a few functions of the sample image and shows results,
- * instruction counts, a disassembly and the traps seen, on one screen.
+ * Registers `int3 demo`: boots the sample kernel on 2 CPUs, loads the three seed modules, defines kprobe
+ * events with arguments, runs `dd`, `net` and `mkdir`, and prints the trace, `kprobes/list`,
+ * `kprobe_profile`, the modules' printk lines and the interruptions of one kretprobe hit.
+ *
+ * @see samples/kprobes/{kprobe,jprobe,kretprobe}_example.c, Documentation/kprobes.txt
  */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run a few functions of the sample image on the emulator and show what happened')
-    .option('--image <elf>', 'ET_EXEC image to use instead of the @int3/cpu sample image')
-    .addHelpText(
-      'after',
-      '\nExample:\n  $ int3 demo\n  sort_quick_i64({42, -7, ...}, 8) = 0 out of order; array now {-128, -7, ...}  (412 instructions)',
-    )
+    .description('kprobes in one screen: seed modules, kprobe events, workloads, the mechanism of a hit')
+    .option('--image <vmlinux>', 'kernel image (default: the sample kernel)')
+    .addHelpText('after', '\nExample:\n  $ int3 demo | less')
     .action((options: { image?: string }, command: Command) => {
-      writeOut(command, runDemo(loadImage(options.image, 'demo')));
+      writeOut(command, runDemo(createTracedSession(readKernelImage(options.image, 'demo'), 2)));
     });
 }
 
-function runDemo(image: GuestImage): string {
-  const lines = [
-    'int3 demo: gcc -O2 kernel-model C running on the int3 x86-64 emulator, ring 0',
-    `image: ${image.path} (${image.symbols.size} symbols)`,
-    '',
+function runDemo(t: TracedSession): string {
+  const m = t.session.machine;
+  // Step 1: watch the mechanism (coarse events only: traps and kprobes steps).
+  const timeline: (KprobeEvent | TrapEvent)[] = [];
+  const subs = [t.kprobes.events$.subscribe((e) => timeline.push(e)), m.traps$.subscribe((e) => timeline.push(e))];
+  // Step 2: the seed modules register their probes from init_module.
+  const printkStart = m.printk.dmesg().split('\n').length - 1;
+  for (const name of MODULES) {
+    const data = readFileSync(join(IMAGE_DIR, 'modules', 'kprobes', name)).toString('base64');
+    t.session.apply({ type: 'input:insmod', name, data });
+  }
+  // Step 3: kprobe events through tracefs, then the workloads.
+  defineEvents(t, { definitions: DEFINITIONS, filters: [] }, 'demo');
+  checkOutcome(runWorkloads(t, WORKLOADS));
+  for (const s of subs) s.unsubscribe();
+  const printk = m.printk
+    .dmesg()
+    .split('\n')
+    .slice(printkStart)
+    .filter((l) => l !== '');
+  const shown = printk.slice(0, PRINTK_SHOWN);
+  const sections = [
+    `int3 demo: the sample kernel on ${m.cpus.length} CPUs; insmod ${MODULES.join(' ')}`,
+    `kprobe_events:\n${indent(t.fs.read('kprobe_events'))}`,
+    `# workloads: ${WORKLOADS.map((w) => w.join(' ')).join(', ')}\n# cat trace_pipe\n${t.fs.read('trace_pipe')}`,
+    `# cat /sys/kernel/debug/kprobes/list   (k kprobe, r kretprobe, j jprobe)\n${t.fs.read('/sys/kernel/debug/kprobes/list')}`,
+    `# cat kprobe_profile   (event, hits, misses)\n${t.fs.read('kprobe_profile')}`,
+    `# dmesg: the modules' handlers (printk)\n${shown.join('\n')}\n${printk.length > shown.length ? `  ... ${printk.length - shown.length} more lines\n` : ''}`,
+    `${kretprobeHit(timeline, m.kallsyms.format.bind(m.kallsyms))}`,
   ];
-  const traps: string[] = [];
-  for (const demo of CALLS) {
-    const symbol = image.symbols.lookup(demo.symbol);
-    if (symbol === undefined) {
-      lines.push(`  ${demo.shown}: not in this image, skipped`);
-      continue;
-    }
-    const call = callGuestFunction(image, symbol.address, demo.args, MAX_INSNS);
-    const count = `(${call.instructions.toLocaleString('en-US')} instructions)`;
-    if (call.outcome.kind === 'returned') {
-      lines.push(`  ${demo.shown} = ${demo.render(call.outcome.value, call.memory)}  ${count}`);
+  return sections.map((s) => s.replace(/\n*$/, '\n')).join('\n');
+}
+
+/** The traps and kprobes steps of the first kretprobe hit on `sys_mkdir`, numbered interruptions. */
+function kretprobeHit(timeline: readonly (KprobeEvent | TrapEvent)[], sym: (a: bigint) => string): string {
+  const start = timeline.findIndex((e) => e.type === 'kretprobe:return-address-swapped');
+  if (start < 0) return '# no kretprobe hit was seen\n';
+  const cpu = timeline[start].cpu;
+  // The hit begins with the #BP just before the swap, and ends when the trampoline's work resumed.
+  let first = start;
+  while (first > 0 && !(isTrap(timeline[first]) && timeline[first].cpu === cpu)) first--;
+  const lines = ['# one kretprobe hit on sys_mkdir, step by step (the interruptions are the traps)'];
+  let n = 0;
+  let sawTrampoline = false;
+  for (let i = first; i < timeline.length && lines.length < 24; i++) {
+    const e = timeline[i];
+    if (e.cpu !== cpu && e.cpu !== -1) continue;
+    if (isTrap(e)) {
+      if (sawTrampoline && n >= 4) break;
+      lines.push(`  interruption ${++n}: ${e.name} at ${sym(e.rip)}`);
     } else {
-      lines.push(
-        `  ${demo.shown} -> ${describeStop(call.outcome.result, call.traps, image.symbols, call.space, MAX_INSNS)}  ${count}`,
-      );
-    }
-    for (const t of call.traps) traps.push(`${t.name} at ${image.symbols.format(t.rip)} during ${demo.symbol}`);
-  }
-  const shown = image.symbols.lookup(SHOWN_FUNCTION);
-  if (shown) {
-    lines.push('', `${SHOWN_FUNCTION}, first instructions (iced-x86, AT&T syntax):`);
-    const size = Math.min(shown.size || 48, 48);
-    const bytes = readMapped(image, shown.address, size);
-    for (const insn of disassemble(bytes, shown.address, 8)) {
-      lines.push(`  ${insn.address.toString(16)}:  ${insn.bytes.padEnd(30)} ${insn.text}`);
+      lines.push(`      ${describeStep(e, sym)}`);
+      if (e.type === 'kretprobe:trampoline-hit') sawTrampoline = true;
     }
   }
-  lines.push('', `traps seen: ${traps.length === 0 ? 'none' : traps.join('; ')}`);
-  if (traps.length > 0) lines.push('(each fault came back as a value: the host kept running)');
   return `${lines.join('\n')}\n`;
 }
 
-/** `size` bytes of the image at `address`, read from its file through the segment that holds them. */
-function readMapped(image: GuestImage, address: bigint, size: number): Uint8Array {
-  for (const s of image.file.segments) {
-    if (address >= s.vaddr && address + BigInt(size) <= s.vaddr + BigInt(s.fileSize)) {
-      const at = s.offset + Number(address - s.vaddr);
-      return image.file.bytes.subarray(at, at + size);
-    }
+function isTrap(e: KprobeEvent | TrapEvent): e is TrapEvent {
+  return e.type === 'trap:raised';
+}
+
+function describeStep(e: KprobeEvent, sym: (a: bigint) => string): string {
+  switch (e.type) {
+    case 'kretprobe:return-address-swapped':
+      return `${e.type}: return address ${sym(e.original)} -> ${sym(e.trampoline)}`;
+    case 'kretprobe:trampoline-hit':
+      return `${e.type}: ${e.symbol} returned ${e.retval}, back to ${sym(e.returnTo)}`;
+    case 'kprobe:single-step-begun':
+      return `${e.type}: copy of '${e.insn}' at slot 0x${e.slot.toString(16)}`;
+    case 'kprobe:resumed':
+      return `${e.type}: ${e.fixup}, ip = ${sym(e.ip)}`;
+    default:
+      return `${e.type} (${e.symbol})`;
   }
-  return new Uint8Array();
 }
 
-function i64Array(values: readonly bigint[]): Uint8Array {
-  const bytes = new Uint8Array(8 * values.length);
-  const view = new DataView(bytes.buffer);
-  values.forEach((v, i) => {
-    view.setBigInt64(8 * i, v, true);
-  });
-  return bytes;
-}
-
-function readI64Array(bytes: Uint8Array): bigint[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Array.from({ length: bytes.length / 8 }, (_, i) => view.getBigInt64(8 * i, true));
+function indent(text: string): string {
+  return text.replace(/^(?=.)/gm, '  ');
 }

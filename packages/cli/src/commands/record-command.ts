@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { addTraceOptions } from '../tracing/add-trace-options.js';
+import type { TraceOptions } from '../tracing/trace-plan.js';
+import { writeOut } from '../write-out.js';
+import { traceRun, writeFile } from './trace-command.js';
+
+const EXAMPLE = `
+Example:
+  $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'cat /etc/motd'
+  $ int3 replay run.int3log                          # the same lines, byte for byte
+  $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'   # probes added after the fact`;
+
+/**
+ * Registers `int3 record -o <log> [trace options]`: runs exactly as `int3 trace` (same output) and
+ * writes the run's event log, whose inputs include every tracefs write.
+ */
+export function registerRecordCommand(program: Command): void {
+  const command = program
+    .command('record')
+    .description('run as int3 trace does, and write the run as a replayable event log')
+    .requiredOption('-o, --output <log>', 'the event log to write (e.g. run.int3log)');
+  addTraceOptions(command)
+    .addHelpText('after', EXAMPLE)
+    .action((options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
+      const { traced, text, failure } = traceRun(options, 'record');
+      writeFile(options.output, traced.session.text());
+      writeOut(cmd, text);
+      if (failure) throw failure;
+    });
+}

@@ -1,0 +1,192 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { KernelError, WORKLOADS } from '@int3/kernel';
+import { TraceFsError } from '@int3/tracer-plugins';
+import { CliError } from '../cli-error.js';
+import { strerror } from '../tracing/run-trace.js';
+import { parseWorkload } from '../tracing/trace-plan.js';
+import { applyTracefsWrite, type TracedSession } from '../tracing/traced-session.js';
+import { ShellSyntaxError, type ShellWord, splitWords } from './split-words.js';
+
+/** Where a shell's output goes. */
+export interface ShellOutput {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+/** One second of virtual time, in nanoseconds. */
+const NS_PER_SECOND = 1_000_000_000;
+
+/**
+ * A line-oriented shell over one machine's tracefs (relative paths are under `/sys/kernel/tracing`)
+ * and debugfs kprobes files: `echo [-n] [TEXT] [> PATH | >> PATH]`, `cat PATH`, `ls [PATH]`,
+ * `run WORKLOAD [ARGS…]`, `sleep N`, `insmod FILE`, `rmmod NAME`, `#` comments. Writes, runs and
+ * module loads are session inputs. A failed command prints a message on `err` and the shell goes on;
+ * {@link failed} tells whether any did.
+ *
+ * @see Documentation/trace/kprobetrace.rst (the commands it lets one type as written there)
+ * @example
+ * const sh = new TracefsShell(traced, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+ * sh.execute(`echo 'p:myprobe do_sys_open' > kprobe_events`);
+ */
+export class TracefsShell {
+  /** True once any command failed. */
+  failed = false;
+
+  constructor(
+    private readonly t: TracedSession,
+    private readonly io: ShellOutput,
+  ) {}
+
+  /** Runs every line of a script. */
+  executeScript(text: string): void {
+    for (const line of text.split('\n')) this.execute(line);
+  }
+
+  /** Runs one line; a failure is reported and remembered, never thrown. */
+  execute(line: string): void {
+    let words: ShellWord[];
+    try {
+      words = splitWords(line);
+    } catch (error) {
+      if (error instanceof ShellSyntaxError) {
+        this.fail(`int3: syntax error: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+    if (words.length === 0) return;
+    const [name, ...args] = words;
+    try {
+      this.dispatch(name.text, args);
+    } catch (error) {
+      if (error instanceof TraceFsError) {
+        this.fail(`${name.text}: ${args.at(-1)?.text ?? ''}: ${strerror(error)}`);
+        return;
+      }
+      if (error instanceof KernelError || error instanceof CliError) {
+        this.fail(`${name.text}: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  private dispatch(name: string, args: ShellWord[]): void {
+    const texts = args.map((a) => a.text);
+    switch (name) {
+      case 'echo':
+        this.echo(args);
+        return;
+      case 'cat':
+        if (texts.length === 0) {
+          this.fail('cat: missing operand');
+          return;
+        }
+        for (const path of texts) this.io.out(this.t.fs.read(path));
+        return;
+      case 'ls':
+        for (const entry of this.t.fs.ls(texts[0] ?? '.')) this.io.out(`${entry}\n`);
+        return;
+      case 'run':
+        this.run(texts);
+        return;
+      case 'sleep':
+        this.sleep(texts[0]);
+        return;
+      case 'insmod':
+        this.insmod(texts[0]);
+        return;
+      case 'rmmod':
+        if (texts[0] === undefined) {
+          this.fail('rmmod: missing module name');
+          return;
+        }
+        this.t.session.apply({ type: 'input:rmmod', name: texts[0].replace(/\.ko$/, '') });
+        return;
+      default:
+        this.fail(`int3: ${name}: command not found (echo, cat, ls, run, sleep, insmod, rmmod)`);
+        return;
+    }
+  }
+
+  /** `echo [-n] TEXT…` printed, or written with `>` / `>>` (an empty text writes a newline). */
+  private echo(args: ShellWord[]): void {
+    let words = args;
+    let newline = true;
+    if (words[0]?.text === '-n' && !words[0].quoted) {
+      newline = false;
+      words = words.slice(1);
+    }
+    const redirect = words.findIndex((w) => !w.quoted && (w.text === '>' || w.text === '>>'));
+    const text = (redirect < 0 ? words : words.slice(0, redirect)).map((w) => w.text).join(' ') + (newline ? '\n' : '');
+    if (redirect < 0) {
+      this.io.out(text);
+      return;
+    }
+    const target = words[redirect + 1];
+    if (target === undefined) {
+      this.fail('int3: syntax error: a redirection needs a file');
+      return;
+    }
+    try {
+      applyTracefsWrite(this.t, target.text, text, words[redirect].text === '>>');
+    } catch (error) {
+      if (error instanceof TraceFsError) {
+        this.fail(`echo: write error: ${strerror(error)}`);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  private run(argv: string[]): void {
+    if (argv.length === 0) {
+      this.fail(`run: name a workload (${WORKLOADS.join(', ')})`);
+      return;
+    }
+    const usage = (m: string) => new CliError('usage', m);
+    const argvParsed = parseWorkload(argv.map(shellQuote).join(' '), usage);
+    const writes = this.t.session.machine.console;
+    const start = writes.length;
+    const outcome = this.t.session.runWorkloads([argvParsed]);
+    // The workload's own output, as a shell shows what a command printed.
+    for (const write of writes.slice(start)) this.io.out(write.text);
+    if (outcome.reason !== 'done') this.fail(`run: the run ended: ${outcome.reason}`);
+  }
+
+  private sleep(seconds: string | undefined): void {
+    const s = Number(seconds);
+    if (seconds === undefined || !Number.isFinite(s) || s < 0) {
+      this.fail(`sleep: invalid time interval '${seconds ?? ''}'`);
+      return;
+    }
+    const m = this.t.session.machine;
+    this.t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + Math.round(s * NS_PER_SECOND) });
+  }
+
+  private insmod(file: string | undefined): void {
+    if (file === undefined) {
+      this.fail('insmod: missing module file');
+      return;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      this.fail(`insmod: ERROR: could not load module ${file}: No such file or directory`);
+      return;
+    }
+    this.t.session.apply({ type: 'input:insmod', name: basename(file), data: bytes.toString('base64') });
+  }
+
+  private fail(message: string): void {
+    this.failed = true;
+    this.io.err(`${message}\n`);
+  }
+}
+
+/** Quotes a word for {@link splitWords}, so an argument keeps its blanks. */
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,85 @@
+import type { RunOutcome } from '@int3/kernel';
+import { TraceFsError } from '@int3/tracer-plugins';
+import { CliError } from '../cli-error.js';
+import { formatTraceJson } from './format-trace-json.js';
+import type { TraceFormat, TracePlan } from './trace-plan.js';
+import { applyTracefsWrite, type TracedSession } from './traced-session.js';
+
+/**
+ * Defines and enables the plan's events through tracefs writes (session inputs, so a replay re-applies
+ * them): each definition is appended to `kprobe_events` as `echo DEF >> kprobe_events` would, each
+ * filter written to `events/<group>/<event>/filter`, then `events/enable` set. A refused definition
+ * is a usage error carrying the kernel's `error_log` lines, caret included.
+ *
+ * @see Documentation/trace/kprobetrace.rst (Usage examples)
+ */
+export function defineEvents(
+  t: TracedSession,
+  plan: Pick<TracePlan, 'definitions' | 'filters'>,
+  command: string,
+): void {
+  for (const def of plan.definitions) {
+    try {
+      applyTracefsWrite(t, 'kprobe_events', `${def}\n`, true);
+    } catch (error) {
+      if (!(error instanceof TraceFsError)) throw error;
+      const log = t.fs.read('error_log').trimEnd();
+      const detail = log === '' ? undefined : log.replace(/^\[[ \d.]+\] /gm, '');
+      throw new CliError('usage', `bad probe definition '${def}': ${strerror(error)}`, command, detail);
+    }
+  }
+  for (const { event, expr } of plan.filters) {
+    const path = `events/${event.includes('/') ? event : `${groupOf(t, event, command)}/${event}`}/filter`;
+    try {
+      applyTracefsWrite(t, path, `${expr}\n`, false);
+    } catch (error) {
+      if (!(error instanceof TraceFsError)) throw error;
+      throw new CliError('usage', `bad --filter for ${event}: ${strerror(error)}`, command);
+    }
+  }
+  if (plan.definitions.length > 0) applyTracefsWrite(t, 'events/enable', '1\n', false);
+}
+
+/** Starts the workloads together and runs until all exited; the outcome says how the run ended. */
+export function runWorkloads(t: TracedSession, workloads: readonly (readonly string[])[]): RunOutcome {
+  return t.session.runWorkloads(workloads);
+}
+
+/** The trace as the tracing commands print it: `trace_pipe` lines, or one JSON object per record. */
+export function renderTrace(t: TracedSession, format: TraceFormat): string {
+  const lines = t.fs.read('trace_pipe');
+  return format === 'json' ? formatTraceJson(lines) : lines;
+}
+
+/** A run that did not end with every workload exited is a failure (exit 1), said in one line. */
+export function checkOutcome(outcome: RunOutcome): void {
+  if (outcome.reason === 'done') return;
+  const why = outcome.reason === 'panic' ? `kernel panic: ${outcome.message}` : `the run ended: ${outcome.reason}`;
+  throw new CliError('failure', why);
+}
+
+/** `Invalid argument` and friends for a tracefs errno, as `strerror(3)` words it. */
+export function strerror(error: TraceFsError): string {
+  return STRERROR[error.code] ?? error.code;
+}
+
+const STRERROR: Partial<Record<TraceFsError['code'], string>> = {
+  ENOENT: 'No such file or directory',
+  E2BIG: 'Argument list too long',
+  ENOMEM: 'Cannot allocate memory',
+  EACCES: 'Permission denied',
+  EBUSY: 'Device or resource busy',
+  EEXIST: 'File exists',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  EINVAL: 'Invalid argument',
+  EILSEQ: 'Invalid or incomplete multibyte or wide character',
+  EOPNOTSUPP: 'Operation not supported',
+  EADDRNOTAVAIL: 'Cannot assign requested address',
+};
+
+function groupOf(t: TracedSession, event: string, command: string): string {
+  const found = t.fs.kprobeEvents.events.find((e) => e.name === event);
+  if (!found) throw new CliError('usage', `--filter names event '${event}', which no -e defines`, command);
+  return found.group;
+}

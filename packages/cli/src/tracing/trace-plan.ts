@@ -1,0 +1,85 @@
+import { WORKLOADS } from '@int3/kernel';
+import { suggestNames } from '../call/suggest-names.js';
+import { CliError } from '../cli-error.js';
+import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
+
+/** Output formats of the tracing commands. */
+export type TraceFormat = 'text' | 'json';
+
+/** What `int3 trace` (and `record`, `replay -e`) will do, checked before the machine boots. */
+export interface TracePlan {
+  /** `kprobe_events` lines, in order. */
+  readonly definitions: readonly string[];
+  /** `[group/]event` and its filter expression. */
+  readonly filters: readonly { readonly event: string; readonly expr: string }[];
+  /** Workloads to start together, as argv. */
+  readonly workloads: readonly (readonly string[])[];
+  readonly cpus: number;
+  readonly format: TraceFormat;
+}
+
+/** The options commander collects for the tracing commands. */
+export interface TraceOptions {
+  readonly event?: string[];
+  readonly filter?: string[];
+  readonly run?: string[];
+  readonly cpus?: string;
+  readonly format?: string;
+}
+
+/** The workload run when no `--run` is given. */
+export const DEFAULT_WORKLOAD = 'hello';
+
+/**
+ * Checks and normalises the tracing options: `--run` lines are split as sh does and must name a
+ * sample workload; `--filter` is `event=expr`; `--cpus` is 1..8. Throws a usage {@link CliError}.
+ *
+ * @example
+ * parseTracePlan({ event: ['p:open do_sys_open'], run: ['cat /etc/motd'] }, 'trace');
+ */
+export function parseTracePlan(options: TraceOptions, command: string): TracePlan {
+  const usage = (message: string) => new CliError('usage', message, command);
+  const filters = (options.filter ?? []).map((f) => {
+    const eq = f.indexOf('=');
+    if (eq <= 0) throw usage(`bad --filter '${f}': expected <event>=<expression>, e.g. myprobe='dfd == 3'`);
+    return { event: f.slice(0, eq), expr: f.slice(eq + 1) };
+  });
+  const workloads = (options.run ?? [DEFAULT_WORKLOAD]).map((line) => parseWorkload(line, usage));
+  return {
+    definitions: options.event ?? [],
+    filters,
+    workloads,
+    cpus: parseCpus(options.cpus ?? '2', usage),
+    format: parseFormat(options.format ?? 'text', usage),
+  };
+}
+
+/** Reads `--cpus`: an integer from 1 to 8. */
+export function parseCpus(text: string, usage: (m: string) => CliError): number {
+  const n = Number(text);
+  if (!/^[0-9]+$/.test(text) || n < 1 || n > 8) throw usage(`bad --cpus '${text}': expected 1 to 8`);
+  return n;
+}
+
+function parseFormat(text: string, usage: (m: string) => CliError): TraceFormat {
+  if (text !== 'text' && text !== 'json') throw usage(`bad --format '${text}': expected text or json`);
+  return text;
+}
+
+/** Splits a workload line and checks its program is one of the sample workloads. */
+export function parseWorkload(line: string, usage: (m: string) => CliError): string[] {
+  let argv: string[];
+  try {
+    argv = splitWords(line).map((w) => w.text);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) throw usage(`bad --run '${line}': ${error.message}`);
+    throw error;
+  }
+  if (argv.length === 0) throw usage('empty --run: name a workload');
+  if (!WORKLOADS.includes(argv[0])) {
+    const near = suggestNames(argv[0], WORKLOADS);
+    const hint = near.length > 0 ? `did you mean ${near.join(', ')}? ` : '';
+    throw usage(`unknown workload '${argv[0]}': ${hint}(workloads: ${WORKLOADS.join(', ')})`);
+  }
+  return argv;
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  type InputHandler,
+  KernelError,
+  type LogEntry,
+  readSampleImage,
+  SAMPLE_IMAGE_PATH,
+  Session,
+  sampleProgram,
+} from '@int3/kernel';
+import { Kprobes } from '@int3/kprobes';
+import { TraceFs } from '@int3/tracer-plugins';
+import { CliError } from '../cli-error.js';
+
+/** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
+export const TRACEFS_WRITE = 'input:tracefs-write';
+
+/** A session with kprobes and a tracefs on its machine; every tracefs write goes through the log. */
+export interface TracedSession {
+  readonly session: Session;
+  readonly kprobes: Kprobes;
+  readonly fs: TraceFs;
+}
+
+/** The kernel image a command boots: `--image` or the sample `vmlinux`. */
+export interface KernelImageFile {
+  readonly bytes: Uint8Array;
+  readonly name: string;
+}
+
+/** Reads the kernel image; a missing file is a usage error naming it. */
+export function readKernelImage(path: string | undefined, command: string): KernelImageFile {
+  try {
+    if (path === undefined) return { bytes: readSampleImage(), name: basename(SAMPLE_IMAGE_PATH) };
+    return { bytes: new Uint8Array(readFileSync(path)), name: basename(path) };
+  } catch (error) {
+    const reason = error instanceof KernelError ? error.message : (error as Error).message;
+    throw new CliError('usage', `cannot read kernel image: ${reason}`, command);
+  }
+}
+
+/**
+ * Boots a new session on `cpus` CPUs with kprobes and a tracefs whose writes are session inputs.
+ *
+ * @example
+ * const t = createTracedSession(readKernelImage(undefined, 'trace'), 2);
+ * applyTracefsWrite(t, 'kprobe_events', 'p:open do_sys_open', true);
+ */
+export function createTracedSession(image: KernelImageFile, cpus: number): TracedSession {
+  let session: Session;
+  try {
+    session = Session.create({ image: image.bytes, imageName: image.name, cpus, programs: sampleProgram });
+  } catch (error) {
+    if (error instanceof KernelError) throw new CliError('usage', `cannot boot ${image.name}: ${error.message}`);
+    throw error;
+  }
+  const traced = attach(session);
+  session.handle(
+    TRACEFS_WRITE,
+    tracefsWriteHandler(() => traced.fs),
+  );
+  return traced;
+}
+
+/**
+ * Replays a recorded log on a new machine with kprobes and a tracefs; `before` may apply inputs of
+ * its own at time zero (retroactive probes). Verification of state hashes is only possible without
+ * them (armed probes change the text); a corrupt or foreign log is a usage error.
+ *
+ * @see Session.replay
+ */
+export function replayTracedSession(
+  log: Uint8Array,
+  logName: string,
+  image: KernelImageFile,
+  before: ((t: TracedSession) => void) | undefined,
+): TracedSession {
+  let traced: TracedSession | undefined;
+  const handlers = new Map<string, InputHandler>([[TRACEFS_WRITE, tracefsWriteHandler(() => traced!.fs)]]);
+  try {
+    Session.replay(log, logName, {
+      image: image.bytes,
+      imageName: image.name,
+      programs: sampleProgram,
+      handlers,
+      verify: before === undefined,
+      before: (session) => {
+        traced = attach(session);
+        before?.(traced);
+      },
+    });
+  } catch (error) {
+    if (error instanceof KernelError)
+      throw new CliError('usage', `cannot replay ${logName}: ${error.message}`, 'replay');
+    throw error;
+  }
+  return traced!;
+}
+
+/** Applies one tracefs write as a session input (journaled, then carried out). */
+export function applyTracefsWrite(t: TracedSession, path: string, text: string, append: boolean): void {
+  t.session.apply({ type: TRACEFS_WRITE, path, text, append });
+}
+
+function attach(session: Session): TracedSession {
+  const kprobes = Kprobes.init(session.machine);
+  return { session, kprobes, fs: new TraceFs(session.machine, kprobes) };
+}
+
+function tracefsWriteHandler(fs: () => TraceFs): InputHandler {
+  return (input: LogEntry) => {
+    fs().write(input.path as string, input.text as string, { append: input.append === true });
+  };
+}

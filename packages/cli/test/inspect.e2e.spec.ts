@@ -1,0 +1,58 @@
+// End-to-end tests of `int3 demo`, `probes`, `syms`, `disasm` and `dmesg`: they spawn the built binary.
+import { describe, expect, it } from 'vitest';
+import { int3, lines, ok } from './int3.js';
+
+describe('int3 demo', () => {
+  it('should print every section: events, trace, list, profile, printk and the four interruptions', () => {
+    const out = ok(['demo']);
+    expect(out).toMatch(/insmod kprobe_example\.ko jprobe_example\.ko kretprobe_example\.ko/);
+    expect(out).toMatch(
+      /dd-\d+ +\[00\d\] .* open: \(do_sys_open\+0x0\/0x[0-9a-f]+\) dfd=0xffffff9c filename="\/dev\/ram0"/,
+    );
+    expect(out).toMatch(/mkdir_ret: \(.* <- sys_mkdir\) arg1=0x0/);
+    expect(out).toMatch(/xmit: \(ip_queue_xmit\+0x0\/0x[0-9a-f]+\) sk=/);
+    expect(out).toMatch(/ffffffff[0-9a-f]{8} {2}k {2}__blockdev_direct_IO\+0x0/);
+    expect(out).toMatch(/ j {2}ip_queue_xmit\+0x0/);
+    expect(out).toMatch(/^ {2}xmit +8 +0$/m);
+    expect(out).toMatch(/kprobe_example: pre_handler: p->addr=0xffffffff81000a20|kprobe_example: planted kprobe/);
+    const steps = out.slice(out.indexOf('# one kretprobe hit'));
+    expect(lines(steps).filter((l) => l.startsWith('  interruption '))).toEqual([
+      expect.stringMatching(/^ {2}interruption 1: #BP at sys_mkdir\+0x1\//),
+      expect.stringMatching(/^ {2}interruption 2: #DB at /),
+      expect.stringMatching(/^ {2}interruption 3: #BP at kretprobe_trampoline\+0x1\//),
+      expect.stringMatching(/^ {2}interruption 4: #DB at /),
+    ]);
+    expect(lines(out).length).toBeLessThan(80);
+  });
+});
+
+describe('int3 probes, syms, disasm, dmesg', () => {
+  it('should list registered probes with their kind letters, and the blacklist', () => {
+    const list = ok(['probes', 'list', '-e', 'p:open do_sys_open', '-e', 'r:mk sys_mkdir']);
+    expect(list).toMatch(/ {2}k {2}do_sys_open\+0x0/);
+    expect(list).toMatch(/ {2}r {2}sys_mkdir\+0x0/);
+    expect(ok(['probes', 'blacklist'])).toMatch(/^0xffffffff[0-9a-f]+-0xffffffff[0-9a-f]+\tentry_SYSCALL_64$/m);
+    expect(int3(['probes', 'nope']).status).toBe(2);
+  });
+
+  it('should list functions matching a glob', () => {
+    expect(lines(ok(['syms', 'sys_mk*'])).sort()).toEqual(['sys_mkdir', 'sys_mkdirat']);
+  });
+
+  it('should disassemble a function and mark a probe point with its slot', () => {
+    const out = lines(ok(['disasm', 'do_sys_open', '-e', 'p do_sys_open+1']));
+    expect(out[0]).toMatch(/^ffffffff[0-9a-f]+ <do_sys_open>:$/);
+    expect(out[1]).toMatch(/push %rbp$/);
+    expect(out[2]).toMatch(/<- kprobe \(armed: int3 in place; copy at slot 0x[0-9a-f]+\)$/);
+    expect(out[2]).not.toMatch(/int3 +</);
+    const r = int3(['disasm', 'do_sys_opn']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown kernel symbol 'do_sys_opn'; did you mean do_sys_open/);
+  });
+
+  it('should print the kernel log after the --run workloads', () => {
+    const out = ok(['dmesg', '--run', 'fault']);
+    expect(out).toMatch(/^\[ +0\.000000\] Linux version/);
+    expect(out).toMatch(/fault\[\d+\]: segfault at 10 /);
+  });
+});
