@@ -250,8 +250,43 @@ export class CpuCore extends CpuState {
     }
   }
 
-  /** Effective address of the memory operand; the high half goes to `eah`. @see Intel SDM Vol. 1 §3.7.5 */
+  /**
+   * Effective address of the memory operand; the high half goes to `eah`. Sums are exact in doubles
+   * (below 2^36), so each form is one add chain truncated once.
+   * @see Intel SDM Vol. 1 §3.7.5
+   */
   ea(i: Insn): number {
+    const mf = i.mf;
+    if (mf === 1 /* MemoryForm.Base */) {
+      const b = i.mb;
+      const x = (i.ml >>> 0) + (this.R[b] >>> 0);
+      this.eah = (i.mh + this.H[b] + (x > 0xffffffff ? 1 : 0)) | 0;
+      return x | 0;
+    }
+    if (mf === 2 /* MemoryForm.BaseIndex */) {
+      const b = i.mb;
+      const n = i.mi;
+      const s = i.ms;
+      const x = (this.R[n] >>> 0) * s + (this.R[b] >>> 0) + (i.ml >>> 0);
+      this.eah = (i.mh + this.H[b] + Math.imul(this.H[n], s) + ((x / 4294967296) | 0)) | 0;
+      return x | 0;
+    }
+    if (mf === 0 /* MemoryForm.Disp */) {
+      this.eah = i.mh;
+      return i.ml;
+    }
+    if (mf === 3 /* MemoryForm.Index */) {
+      const n = i.mi;
+      const s = i.ms;
+      const x = (this.R[n] >>> 0) * s + (i.ml >>> 0);
+      this.eah = (i.mh + Math.imul(this.H[n], s) + ((x / 4294967296) | 0)) | 0;
+      return x | 0;
+    }
+    return this.eaGeneral(i);
+  }
+
+  /** Effective address with a 32-bit address size or an FS/GS base. */
+  private eaGeneral(i: Insn): number {
     let lo = i.ml;
     let hi = i.mh;
     if (i.mb >= 0) {

@@ -1,3 +1,4 @@
+import { imulOverflow } from './imul-overflow.js';
 import { msb, PARITY } from './lazy-flags.js';
 
 const ARITH = 0x8d5;
@@ -81,6 +82,8 @@ export class CpuState {
         }
       case 3 /* LazyOp.Logic */:
         return 0;
+      case 7 /* LazyOp.Imul */:
+        return imulOverflow(this.lsz, this.ldl, this.ldh, this.lsl, this.lsh);
       default:
         return this.lcf;
     }
@@ -113,6 +116,8 @@ export class CpuState {
           : msb((this.ldl ^ this.lsl) & (this.ldl ^ this.lrl), 0, this.lsz);
       case 3 /* LazyOp.Logic */:
         return 0;
+      case 7 /* LazyOp.Imul */:
+        return imulOverflow(this.lsz, this.ldl, this.ldh, this.lsl, this.lsh);
       default:
         return this.lof;
     }

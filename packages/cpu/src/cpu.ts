@@ -1,20 +1,15 @@
-import { type Observable, Subject } from 'rxjs';
 import type { AddressSpace } from './address-space.js';
 import { applyContext, type CpuContext, captureContext } from './cpu-context.js';
-import { Access } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
-import { CpuRegisters } from './cpu-registers.js';
-import { decodeInsn, gateInsn, pageBytes } from './decode.js';
-import { ExceptionVector, exceptionName } from './exception-vector.js';
+import { CpuTraps } from './cpu-traps.js';
+import { ExceptionVector } from './exception-vector.js';
 import { execAlu, execAluReg, execConditional, execExtend, execUnary } from './exec-alu.js';
 import { execFlow } from './exec-flow.js';
 import { execRare } from './exec-rare.js';
 import { execShift, shiftRegImm } from './exec-shift.js';
 import type { Insn } from './insn.js';
 import { mappingEpoch } from './mapping-epoch.js';
-import { PageFlags } from './page-flags.js';
 import type { RunResult } from './run-result.js';
-import type { TrapEvent } from './trap-event.js';
 
 /** The empty decode cache standing for "no page cached" in the run loop. */
 const NO_CODE: (Insn | null)[] = [];
@@ -36,16 +31,11 @@ export interface CpuOptions {
  * cpu.rip = 0x400000n;
  * const r = cpu.run(1_000_000); // { reason: 'hlt', rip } or an exception as a value
  */
-export class Cpu extends CpuRegisters {
-  readonly id: number;
+export class Cpu extends CpuTraps {
   private epoch = -1;
-  private readonly trapSubject = new Subject<TrapEvent>();
-  readonly traps$: Observable<TrapEvent> = this.trapSubject.asObservable();
 
   constructor(options: CpuOptions) {
-    super(options.addressSpace);
-    this.id = options.id ?? 0;
-    this.cpuId = this.id;
+    super(options.addressSpace, options.id ?? 0);
     this.io = options.io;
   }
 
@@ -102,8 +92,10 @@ export class Cpu extends CpuRegisters {
       // `left` bounds both budgets from below (each instruction costs at most 1 of either), so the
       // exact check runs only when it reaches zero.
       if (--left < 0) {
-        left = Math.min(virtualEnd - this.virtualCount, end - this.retiredCount) - 1;
-        if (left < 0) return { reason: 'budget', rip: this.rip };
+        // Capped so `left` stays a small integer (budgets may be Infinity, above 2^31 or fractional).
+        const m = Math.min(virtualEnd - this.virtualCount, end - this.retiredCount, 0x3fffffff) - 1;
+        if (m < 0) return { reason: 'budget', rip: this.rip };
+        left = m | 0;
       }
       const tf = this.flags & 0x100; // TF at the start of the instruction
       const lo = this.ripLo;
@@ -124,16 +116,29 @@ export class Cpu extends CpuRegisters {
         case 91 /* Op.AluReg */:
           if (i.i2 !== 13 /* Op.Adc */ && i.i2 !== 14 /* Op.Sbb */) {
             // The commonest instructions of gcc output, inline: add/sub/cmp/and/or/xor/test on a
-            // 32/64-bit register with a register or immediate source (no carry in).
+            // 32/64-bit register with a register, immediate or memory source (no carry in). The
+            // source is read before anything is written, so a faulting load changes nothing.
             const R = this.R;
             const H = this.H;
             const d = i.dr;
             const w = i.size === 8;
             const dl = R[d];
             const dh = w ? H[d] : 0;
-            const imm = i.sk === 3 /* OperandKind.Imm */;
-            const sl = imm ? i.il : R[i.sr];
-            const sh = imm ? i.ih : w ? H[i.sr] : 0;
+            let sl: number;
+            let sh: number;
+            if (i.sk === 3 /* OperandKind.Imm */) {
+              sl = i.il;
+              sh = i.ih;
+            } else if (i.sk === 1 /* OperandKind.Reg */) {
+              sl = R[i.sr];
+              sh = w ? H[i.sr] : 0;
+            } else if (w) {
+              sl = this.rd64(this.ea(i), this.eah);
+              sh = this.vh;
+            } else {
+              sl = this.rd32(this.ea(i), this.eah);
+              sh = 0;
+            }
             let rl: number;
             let rh = 0;
             switch (i.i2) {
@@ -198,40 +203,156 @@ export class Cpu extends CpuRegisters {
           } else this.setR(i.dr, i.size, this.getR(i.sr, i.size), 0);
           break;
         case 4 /* Op.MovRI */:
-          this.setR(i.dr, i.size, i.il, i.ih);
+          if (i.size >= 4) {
+            // The immediate's high half is already 0 at 32 bits.
+            this.R[i.dr] = i.il;
+            this.H[i.dr] = i.ih;
+          } else this.setR(i.dr, i.size, i.il, i.ih);
           break;
         case 5 /* Op.MovRM */:
           {
-            const a = this.ea(i);
+            const R = this.R;
+            const H = this.H;
+            let a: number;
+            let ah: number;
+            if (i.mf === 1 /* MemoryForm.Base */) {
+              // CpuCore.ea's base + disp form, inline.
+              const x = (i.ml >>> 0) + (R[i.mb] >>> 0);
+              ah = (i.mh + H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
+              a = x | 0;
+            } else {
+              a = this.ea(i);
+              ah = this.eah;
+            }
             if (i.size === 8) {
-              const lo = this.rd64(a, this.eah);
-              this.R[i.dr] = lo;
-              this.H[i.dr] = this.vh;
-            } else this.setR(i.dr, i.size, this.load(a, this.eah, i.size), 0);
+              // CpuCore.rd64's TLB hit, inline.
+              const t = (a >>> 12) & 255;
+              const off = a & 0xfff;
+              let lo: number;
+              let hi: number;
+              if (this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah && off <= 4088) {
+                const v = this.rPage[t].view;
+                lo = v.getInt32(off, true);
+                hi = v.getInt32(off + 4, true);
+              } else {
+                lo = this.rd64(a, ah);
+                hi = this.vh;
+              }
+              R[i.dr] = lo;
+              H[i.dr] = hi;
+            } else if (i.size === 4) {
+              this.R[i.dr] = this.rd32(a, ah);
+              this.H[i.dr] = 0;
+            } else this.setR(i.dr, i.size, this.load(a, ah, i.size), 0);
             break;
           }
         case 6 /* Op.MovMR */:
           {
-            const a = this.ea(i);
-            if (i.size === 8) this.wr64(a, this.eah, this.R[i.sr], this.H[i.sr]);
-            else this.store(a, this.eah, i.size, this.getR(i.sr, i.size), 0);
+            let a: number;
+            let ah: number;
+            if (i.mf === 1 /* MemoryForm.Base */) {
+              // CpuCore.ea's base + disp form, inline.
+              const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
+              ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
+              a = x | 0;
+            } else {
+              a = this.ea(i);
+              ah = this.eah;
+            }
+            const size = i.size;
+            if (size === 8) this.wr64(a, ah, this.R[i.sr], this.H[i.sr]);
+            else if (size === 4) this.wr32(a, ah, this.R[i.sr]);
+            else if (size === 2) this.wr16(a, ah, this.R[i.sr] & 0xffff);
+            else this.wr8(a, ah, this.getR(i.sr, 1));
             break;
           }
         case 7 /* Op.MovMI */:
+          if (i.mf === 1 /* MemoryForm.Base */ && i.size === 8) {
+            // mov qword [base + disp], imm32: CpuCore.ea's base + disp form, inline.
+            const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
+            this.wr64(x | 0, (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0, i.il, i.ih);
+            break;
+          }
           this.store(this.ea(i), this.eah, i.size, i.il, i.ih);
           break;
         case 10 /* Op.Lea */:
-          this.setR(i.dr, i.size, this.ea(i), this.eah);
-          break;
+          {
+            const R = this.R;
+            const H = this.H;
+            const mf = i.mf;
+            if (i.size >= 4 && mf <= 2) {
+              // CpuCore.ea's base + disp and base + index * scale + disp forms, inline (a 32-bit
+              // destination keeps the low half and zeroes the high one).
+              const b = i.mb;
+              const w = i.size === 8;
+              if (mf === 2 /* MemoryForm.BaseIndex */) {
+                const n = i.mi;
+                const s = i.ms;
+                const x = (R[n] >>> 0) * s + (R[b] >>> 0) + (i.ml >>> 0);
+                H[i.dr] = w ? (i.mh + H[b] + Math.imul(H[n], s) + ((x / 4294967296) | 0)) | 0 : 0;
+                R[i.dr] = x | 0;
+                break;
+              }
+              if (mf === 1 /* MemoryForm.Base */) {
+                const x = (i.ml >>> 0) + (R[b] >>> 0);
+                H[i.dr] = w ? (i.mh + H[b] + (x > 0xffffffff ? 1 : 0)) | 0 : 0;
+                R[i.dr] = x | 0;
+                break;
+              }
+            }
+            const a = this.ea(i);
+            if (i.size === 8) {
+              R[i.dr] = a;
+              H[i.dr] = this.eah;
+            } else this.setR(i.dr, i.size, a, 0);
+            break;
+          }
         case 8 /* Op.Movzx */:
           {
-            const v =
-              i.sk === 1 /* OperandKind.Reg */ ? this.getR(i.sr, i.size2) : this.load(this.ea(i), this.eah, i.size2);
-            this.setR(i.dr, i.size, v, 0);
+            let v: number;
+            if (i.sk === 1 /* OperandKind.Reg */) v = this.getR(i.sr, i.size2);
+            else if (i.mf === 1 /* MemoryForm.Base */ && i.size2 === 1) {
+              // movzx r, byte [base + disp]: CpuCore.ea and rd8's TLB hit, inline.
+              const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
+              const ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
+              const a = x | 0;
+              const t = (a >>> 12) & 255;
+              v =
+                this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah
+                  ? this.rPage[t].data[a & 0xfff]
+                  : this.rd8(a, ah);
+            } else {
+              const a = this.ea(i);
+              v = i.size2 === 1 ? this.rd8(a, this.eah) : this.rd16(a, this.eah);
+            }
+            if (i.size >= 4) {
+              this.R[i.dr] = v;
+              this.H[i.dr] = 0;
+            } else this.setR(i.dr, i.size, v, 0);
             break;
           }
         case 9 /* Op.Movsx */:
           execExtend(this, i);
+          seq = false;
+          break;
+        case 18 /* Op.Cmp */:
+          if (i.dk === 1 /* OperandKind.Reg */ && i.sk !== 2 /* OperandKind.Mem */) {
+            // cmp r8/r16, r/imm (32/64-bit register forms are AluReg): operands are zero-extended.
+            const size = i.size;
+            const dl = this.getR(i.dr, size);
+            const sl = i.sk === 3 /* OperandKind.Imm */ ? i.il : this.getR(i.sr, size);
+            this.lop = 2 /* LazyOp.Sub */;
+            this.lsz = size;
+            this.ldl = dl;
+            this.ldh = 0;
+            this.lsl = sl;
+            this.lsh = 0;
+            this.lrl = (dl - sl) & (size === 1 ? 0xff : 0xffff);
+            this.lrh = 0;
+            this.lcf = 0;
+            break;
+          }
+          execAlu(this, i);
           seq = false;
           break;
         case 11 /* Op.Add */:
@@ -241,15 +362,40 @@ export class Cpu extends CpuRegisters {
         case 15 /* Op.And */:
         case 16 /* Op.Sub */:
         case 17 /* Op.Xor */:
-        case 18 /* Op.Cmp */:
         case 19 /* Op.Test */:
           execAlu(this, i);
+          seq = false;
+          break;
+        case 23 /* Op.Neg */:
+          if (i.dk === 1 /* OperandKind.Reg */ && i.size >= 4) {
+            // neg r32/r64: 0 - dst with lazy flags (CF = dst != 0 falls out of LazyOp.Sub).
+            const R = this.R;
+            const H = this.H;
+            const d = i.dr;
+            const w = i.size === 8;
+            const dl = R[d];
+            const dh = w ? H[d] : 0;
+            const rl = -dl | 0;
+            const rh = w ? (~dh + (dl === 0 ? 1 : 0)) | 0 : 0;
+            R[d] = rl;
+            H[d] = rh;
+            this.lop = 2 /* LazyOp.Sub */;
+            this.lsz = i.size;
+            this.ldl = 0;
+            this.ldh = 0;
+            this.lsl = dl;
+            this.lsh = dh;
+            this.lrl = rl;
+            this.lrh = rh;
+            this.lcf = 0;
+            break;
+          }
+          execUnary(this, i);
           seq = false;
           break;
         case 20 /* Op.Inc */:
         case 21 /* Op.Dec */:
         case 22 /* Op.Not */:
-        case 23 /* Op.Neg */:
           execUnary(this, i);
           seq = false;
           break;
@@ -313,14 +459,98 @@ export class Cpu extends CpuRegisters {
           seq = false;
           break;
         case 40 /* Op.Setcc */:
+          if (i.dk === 1 /* OperandKind.Reg */ && i.dr < 16) {
+            // setcc r8 (not AH..BH): merge 0/1 into the low byte.
+            this.R[i.dr] = (this.R[i.dr] & ~0xff) | (this.cond(i.cc) ? 1 : 0);
+            break;
+          }
+          execConditional(this, i);
+          seq = false;
+          break;
         case 41 /* Op.Cmovcc */:
+          if (i.sk === 1 /* OperandKind.Reg */ && i.size >= 4) {
+            // cmovcc r32/r64, r: a 32-bit destination is zero-extended even when nothing moves.
+            const w = i.size === 8;
+            if (this.cond(i.cc)) {
+              this.R[i.dr] = this.R[i.sr];
+              this.H[i.dr] = w ? this.H[i.sr] : 0;
+            } else if (!w) this.H[i.dr] = 0;
+            break;
+          }
           execConditional(this, i);
           seq = false;
           break;
         case 24 /* Op.Shift */:
-          if (i.dk === 1 /* OperandKind.Reg */ && i.sk === 3 /* OperandKind.Imm */ && i.cc >= 4 && shiftRegImm(this, i))
-            break;
+          if (i.dk === 1 /* OperandKind.Reg */ && i.sk === 3 /* OperandKind.Imm */ && i.cc >= 4) {
+            const n = i.il & 31;
+            if (i.size === 4 && n !== 0) {
+              // shl/shr/sar r32, imm (the 64-bit forms are shiftRegImm's): CF = last bit out, OF as
+              // the count-1 formula gives it.
+              const d = i.dr;
+              const l = this.R[d];
+              let rl: number;
+              let cf: number;
+              let of: number;
+              if (i.cc === 4) {
+                rl = l << n;
+                cf = (l >>> (32 - n)) & 1;
+                of = (rl >>> 31) ^ cf;
+              } else if (i.cc === 5) {
+                rl = (l >>> n) | 0;
+                cf = (l >>> (n - 1)) & 1;
+                of = l >>> 31;
+              } else {
+                rl = l >> n;
+                cf = (l >> (n - 1)) & 1;
+                of = 0;
+              }
+              this.R[d] = rl;
+              this.H[d] = 0;
+              this.lop = 6 /* LazyOp.Result */;
+              this.lsz = 4;
+              this.lrl = rl;
+              this.lrh = 0;
+              this.lcf = cf;
+              this.lof = of;
+              break;
+            }
+            if (shiftRegImm(this, i)) break;
+          }
           execShift(this, i);
+          seq = false;
+          break;
+        case 28 /* Op.Imul2 */:
+          if (i.sk === 1 /* OperandKind.Reg */ && i.size >= 4) {
+            // imul r, r / imul r, r, imm at 32/64 bits: the low bits only, CF/OF lazy (LazyOp.Imul).
+            const R = this.R;
+            const H = this.H;
+            const w = i.size === 8;
+            const bl = R[i.sr];
+            const bh = w ? H[i.sr] : 0;
+            const al = i.i2 === 1 ? i.il : R[i.dr];
+            const ah = i.i2 === 1 ? i.ih : w ? H[i.dr] : 0;
+            const rl = Math.imul(al, bl);
+            // The high half: umulHigh32 (see imul-overflow.ts) inline, plus the cross products.
+            const rh = w
+              ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) +
+                  Math.imul(al, bh) +
+                  Math.imul(ah, bl)) |
+                0
+              : 0;
+            R[i.dr] = rl;
+            H[i.dr] = rh;
+            this.lop = 7 /* LazyOp.Imul */;
+            this.lsz = i.size;
+            this.ldl = al;
+            this.ldh = ah;
+            this.lsl = bl;
+            this.lsh = bh;
+            this.lrl = rl;
+            this.lrh = rh;
+            this.lcf = 0;
+            break;
+          }
+          exit = execRare(this, i);
           seq = false;
           break;
         default:
@@ -342,91 +572,6 @@ export class Cpu extends CpuRegisters {
         return this.exception(ExceptionVector.Debug, undefined, undefined, true);
       }
     }
-  }
-
-  private fetch(): Insn {
-    const lo = this.ripLo;
-    const i = (lo >>> 12) & 255;
-    if (this.fTagLo[i] === (lo & -4096) && this.fTagHi[i] === this.ripHi) {
-      const code = this.fPage[i].code;
-      if (code !== null) {
-        const insn = code[lo & 0xfff];
-        if (insn !== null) return insn;
-      }
-    }
-    return this.fetchSlow();
-  }
-
-  /** TLB or decode-cache miss: check permissions, decode with iced-x86, cache on the page object. */
-  private fetchSlow(): Insn {
-    const lo = this.ripLo;
-    const hi = this.ripHi;
-    const page = this.translate(lo, hi, Access.Fetch);
-    const off = lo & 0xfff;
-    const code = page.codeArray();
-    const cached = code[off];
-    if (cached !== null) return cached;
-    let insn: Insn;
-    if (page.flags & PageFlags.Gate) insn = gateInsn();
-    else {
-      const first = pageBytes(page.data, off);
-      let decoded = decodeInsn(first, this.rip);
-      if (decoded === null) {
-        // Step 1: the instruction continues on the next page, which must be executable too.
-        const nl = (lo + (4096 - off)) | 0;
-        const next = this.translate(nl, nl === 0 ? (hi + 1) | 0 : hi, Access.Fetch);
-        const bytes = new Uint8Array(15);
-        bytes.set(first);
-        bytes.set(next.data.subarray(0, 15 - first.length), first.length);
-        decoded = decodeInsn(bytes, this.rip) as Insn;
-        // Step 2: writes to either page must drop it.
-        if (off + decoded.len > 4096) next.addStraddler(page);
-      }
-      insn = decoded;
-      if (page.instrumentation !== null && page.instrumentation[off] !== 0) insn.cost = 0;
-    }
-    code[off] = insn;
-    return insn;
-  }
-
-  /**
-   * Turns a thrown fault into a RunResult. Executors update RIP only after their last access that can
-   * fault, so RIP still addresses the faulting instruction here.
-   */
-  private fault(e: CpuFault): RunResult {
-    if (e.vector === ExceptionVector.PageFault && e.cr2 !== undefined) this.cr2Value = e.cr2;
-    return this.exception(e.vector, e.errorCode, e.cr2, false);
-  }
-
-  private exception(
-    vector: number,
-    errorCode: number | undefined,
-    cr2: bigint | undefined,
-    singleStep: boolean,
-  ): RunResult {
-    const insn = this.udInsn;
-    this.udInsn = null;
-    const rip = this.rip;
-    const result: RunResult = { reason: 'exception', vector, rip };
-    if (errorCode !== undefined) result.errorCode = errorCode;
-    if (cr2 !== undefined) result.cr2 = cr2;
-    if (singleStep) result.singleStep = true;
-    if (this.trapSubject.observed) {
-      const ud = vector === ExceptionVector.InvalidOpcode && insn !== null && insn.op === 0 /* Op.Ud */;
-      const event: TrapEvent = {
-        type: 'trap:raised',
-        cpu: this.id,
-        vector,
-        name: exceptionName(vector),
-        rip,
-        ...(errorCode !== undefined ? { errorCode } : {}),
-        ...(cr2 !== undefined ? { cr2 } : {}),
-        ...(ud ? { bytes: insn.bytes, mnemonic: insn.mnemonic } : {}),
-        retired: this.retiredCount,
-      };
-      this.trapSubject.next(Object.freeze(event));
-    }
-    return result;
   }
 
   /** The full register file as plain, deep-copied data. */

@@ -196,7 +196,8 @@ export function execExchange(c: CpuCore, i: Insn): void {
 }
 
 /**
- * The common case of execAlu: a 32/64-bit register destination and a register or immediate source.
+ * The common case of execAlu: a 32/64-bit register destination and a register, immediate or memory
+ * source.
  * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
  */
 export function execAluReg(c: CpuCore, i: Insn): void {
@@ -212,9 +213,12 @@ export function execAluReg(c: CpuCore, i: Insn): void {
   if (i.sk === 3 /* OperandKind.Imm */) {
     sl = i.il;
     sh = i.ih;
-  } else {
+  } else if (i.sk === 1 /* OperandKind.Reg */) {
     sl = R[i.sr];
     sh = w ? H[i.sr] : 0;
+  } else {
+    sl = c.readSrc(i);
+    sh = c.vh;
   }
   let rl: number;
   let rh = 0;

@@ -1,6 +1,7 @@
 import type { CpuCore } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
+import { umulHigh32 } from './imul-overflow.js';
 import type { Insn } from './insn.js';
 
 const TWO32 = 4294967296;
@@ -109,7 +110,9 @@ function sx(v: number, bits: number): number {
 }
 
 /**
- * Two- and three-operand imul: the truncated signed product; CF = OF = the product did not fit.
+ * Two- and three-operand imul: the truncated product (the low bits are the same signed or unsigned).
+ * CF = OF (the signed product did not fit) are lazy: both factors are recorded and
+ * {@link imulOverflow} runs only if a flag is read, which gcc's code never does after a C multiply.
  * @see Intel SDM Vol. 2A (IMUL)
  */
 export function execImul2(c: CpuCore, i: Insn): void {
@@ -125,42 +128,12 @@ export function execImul2(c: CpuCore, i: Insn): void {
     al = c.getR(i.dr, size);
     ah = c.vh;
   }
-  let rl: number;
+  let rl = Math.imul(al, bl);
   let rh = 0;
-  let over: boolean;
-  if (size === 2) {
-    const r = sx(al, 16) * sx(bl, 16);
-    rl = r & 0xffff;
-    over = r !== sx(rl, 16);
-  } else if (size === 4) {
-    // The double product is exact below 2^53; anything that large overflows 32 bits anyway.
-    const p = al * bl;
-    rl = Math.imul(al, bl);
-    over = p !== rl;
-  } else if (
-    (bh === bl >> 31 && bl < 0x200000 && bl > -0x200000) ||
-    (ah === al >> 31 && al < 0x200000 && al > -0x200000)
-  ) {
-    // One factor is a small signed value (typically an immediate): a * b = (h * 2^32 + l) * s with
-    // both partial products exact in doubles; the result fits iff the high part is an int32.
-    const small = bh === bl >> 31 && bl < 0x200000 && bl > -0x200000;
-    const f = small ? bl : al;
-    const l = small ? al : bl;
-    const h = small ? ah : bh;
-    const lowProduct = (l >>> 0) * f;
-    const high = h * f + Math.floor(lowProduct / TWO32);
-    rl = lowProduct | 0;
-    rh = high | 0;
-    over = high !== rh;
-  } else {
-    smul64(al, ah, bl, bh);
-    rl = w0;
-    rh = w1;
-    over = w2 !== w1 >> 31 || w3 !== w1 >> 31;
-  }
+  if (size === 2) rl &= 0xffff;
+  else if (size === 8) rh = (umulHigh32(al, bl) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0;
   c.setR(i.dr, size, rl, rh);
-  const f = over ? 1 : 0;
-  c.setResult(size, rl, rh, f, f);
+  c.setLazy(7 /* LazyOp.Imul */, size, al, ah, bl, bh, rl, rh, 0);
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }

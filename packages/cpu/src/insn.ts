@@ -43,6 +43,8 @@ export class Insn {
   seg = 0;
   /** 1 when the address size is 32 bits (0x67 prefix). */
   a32 = 0;
+  /** Memory form, pre-resolved for the effective-address fast path ({@link MemoryForm}). */
+  mf = 0;
   /** Condition code (Intel tttn encoding) for jcc/setcc/cmovcc, or the rep kind for string ops. */
   cc = 0;
   /** Branch target, low and high 32 bits. */
@@ -55,6 +57,13 @@ export class Insn {
   bytes = '';
   mnemonic = '';
 }
+
+/**
+ * Shapes of a memory operand ({@link Insn.mf}), so the effective address needs no per-field tests:
+ * a displacement only (absolute or RIP-relative), base + disp, base + index * scale + disp,
+ * index * scale + disp, or anything with an FS/GS override or a 32-bit address size.
+ */
+export const MemoryForm = { Disp: 0, Base: 1, BaseIndex: 2, Index: 3, General: 4 } as const;
 
 /** Operand kinds of {@link Insn.dk} / {@link Insn.sk}. */
 export const OperandKind = { None: 0, Reg: 1, Mem: 2, Imm: 3 } as const;

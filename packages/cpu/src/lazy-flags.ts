@@ -1,9 +1,10 @@
 /**
  * Kinds of deferred flag computation: the last flag-writing instruction records its operands and
- * result, and CF/PF/AF/ZF/SF/OF are derived only when something reads them.
+ * result, and CF/PF/AF/ZF/SF/OF are derived only when something reads them. `Imul` (two- and
+ * three-operand imul) records both factors so the costly overflow test (CF = OF) runs only on a read.
  * @see Intel SDM Vol. 1 §3.4.3.1 (status flags) and Appendix A (EFLAGS cross-reference)
  */
-export const LazyOp = { None: 0, Add: 1, Sub: 2, Logic: 3, Inc: 4, Dec: 5, Result: 6 } as const;
+export const LazyOp = { None: 0, Add: 1, Sub: 2, Logic: 3, Inc: 4, Dec: 5, Result: 6, Imul: 7 } as const;
 
 /** Even parity of each byte value (1 = PF set). */
 export const PARITY = new Uint8Array(256).map((_, v) => {

@@ -94,7 +94,7 @@ export const Op = {
   Invlpg: 88,
   Jrcxz: 89,
   Loop: 90,
-  /** add..test with a 32/64-bit register destination and a register or immediate source (i2 = the ALU op). */
+  /** add..test with a 32/64-bit register destination and any source (i2 = the ALU op). */
   AluReg: 91,
 } as const;
 

@@ -1,5 +1,5 @@
 import { type Instruction, Mnemonic as M, OpKind, Register } from 'iced-x86';
-import { type Insn, OperandKind } from './insn.js';
+import { type Insn, MemoryForm, OperandKind } from './insn.js';
 import { Op } from './op.js';
 
 /** Thrown inside translate when an encoding is outside the supported set; becomes Op.Ud. */
@@ -161,6 +161,13 @@ function memory(ins: Instruction, insn: Insn): void {
   insn.seg = seg === Register.FS ? 1 : seg === Register.GS ? 2 : 0;
 }
 
+/** The {@link MemoryForm} of the memory fields (Disp for an instruction without a memory operand). */
+function memoryForm(insn: Insn): number {
+  if (insn.a32 !== 0 || insn.seg !== 0) return MemoryForm.General;
+  if (insn.mb >= 0) return insn.mi >= 0 ? MemoryForm.BaseIndex : MemoryForm.Base;
+  return insn.mi >= 0 ? MemoryForm.Index : MemoryForm.Disp;
+}
+
 /** Decodes operand `n` into the destination (`dst`) or source fields; returns its size (0 if unknown). */
 function operand(ins: Instruction, insn: Insn, n: number, dst: boolean): number {
   const k = ins.opKind(n);
@@ -223,7 +230,7 @@ function translateTabled(ins: Instruction, insn: Insn, m: M): boolean {
   const alu = ALU[m];
   if (alu !== undefined) {
     binary(ins, insn, alu);
-    if (insn.dk === OperandKind.Reg && insn.sk !== OperandKind.Mem && insn.size >= 4) {
+    if (insn.dk === OperandKind.Reg && insn.size >= 4) {
       insn.i2 = alu;
       insn.op = Op.AluReg;
     }
@@ -412,5 +419,6 @@ export function translate(ins: Instruction, insn: Insn): Insn {
     if (e !== UNSUPPORTED) throw e;
     insn.op = Op.Ud;
   }
+  insn.mf = memoryForm(insn);
   return insn;
 }
