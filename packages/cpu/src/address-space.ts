@@ -123,39 +123,69 @@ export class AddressSpace {
 
   /** Host read of one byte. */
   readU8(a: bigint): number {
-    return this.read(a, 1)[0];
+    return this.mustPage(a).data[Number(a & 0xfffn)];
   }
   /** Host read of a little-endian 16-bit value. */
   readU16(a: bigint): number {
+    const off = Number(a & 0xfffn);
+    if (off <= PAGE_SIZE - 2) return this.mustPage(a).view.getUint16(off, true);
     const b = this.read(a, 2);
     return b[0] | (b[1] << 8);
   }
   /** Host read of a little-endian 32-bit value (unsigned). */
   readU32(a: bigint): number {
+    const off = Number(a & 0xfffn);
+    if (off <= PAGE_SIZE - 4) return this.mustPage(a).view.getUint32(off, true);
     const b = this.read(a, 4);
     return (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) >>> 0;
   }
   /** Host read of a little-endian 64-bit value (unsigned). */
   readU64(a: bigint): bigint {
+    const off = Number(a & 0xfffn);
+    if (off <= PAGE_SIZE - 8) return this.mustPage(a).view.getBigUint64(off, true);
     return new DataView(this.read(a, 8).buffer).getBigUint64(0, true);
   }
   /** Host write of one byte. */
   writeU8(a: bigint, v: number): void {
-    this.write(a, Uint8Array.of(v & 0xff));
+    const page = this.mustPage(a);
+    const off = Number(a & 0xfffn);
+    page.data[off] = v;
+    page.onWrite(off, 1);
   }
   /** Host write of a little-endian 16-bit value. */
   writeU16(a: bigint, v: number): void {
-    this.write(a, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff));
+    const off = Number(a & 0xfffn);
+    if (off > PAGE_SIZE - 2) {
+      this.write(a, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff));
+      return;
+    }
+    const page = this.mustPage(a);
+    page.view.setUint16(off, v & 0xffff, true);
+    page.onWrite(off, 2);
   }
   /** Host write of a little-endian 32-bit value. */
   writeU32(a: bigint, v: number): void {
-    this.write(a, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff));
+    const off = Number(a & 0xfffn);
+    if (off > PAGE_SIZE - 4) {
+      this.write(a, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff));
+      return;
+    }
+    const page = this.mustPage(a);
+    page.view.setUint32(off, v >>> 0, true);
+    page.onWrite(off, 4);
   }
   /** Host write of a little-endian 64-bit value (taken modulo 2^64). */
   writeU64(a: bigint, v: bigint): void {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setBigUint64(0, BigInt.asUintN(64, v), true);
-    this.write(a, b);
+    const off = Number(a & 0xfffn);
+    if (off > PAGE_SIZE - 8) {
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setBigUint64(0, BigInt.asUintN(64, v), true);
+      this.write(a, b);
+      return;
+    }
+    const page = this.mustPage(a);
+    page.view.setBigUint64(off, BigInt.asUintN(64, v), true);
+    page.onWrite(off, 8);
   }
 
   /** Reads a NUL-terminated string of at most `max` bytes (latin-1). */

@@ -15,3 +15,18 @@ describe(disassemble, () => {
     expect(disassemble(Uint8Array.of(0x90, 0x90, 0x90), 0n, 2)).toHaveLength(2);
   });
 });
+
+describe('disassemble 64-bit immediates', () => {
+  it('should print immediates that iced-x86 alone prints as $0', () => {
+    const movabs = (v: bigint) => {
+      const b = new Uint8Array(10);
+      b[0] = 0x48;
+      b[1] = 0xb8;
+      new DataView(b.buffer).setBigUint64(2, v, true);
+      return disassemble(b, 0x1000n)[0].text;
+    };
+    expect(movabs(0x8000000000000000n)).toBe('movabs $0x8000000000000000,%rax');
+    expect(movabs(0x20000000000000n)).toBe('movabs $0x20000000000000,%rax');
+    expect(movabs(0x1234n)).toBe('movabs $0x1234,%rax');
+  });
+});

@@ -2,6 +2,17 @@ import { Decoder, DecoderOptions, Instruction } from 'iced-x86';
 import { gasFormatter } from './decode.js';
 
 /**
+ * iced-x86's JavaScript formatter prints some 64-bit immediates as `$0` (2^63, 2^53, …) although the
+ * decoded value is right: put the value from the instruction's bytes back.
+ */
+function fixImm64(text: string, raw: Uint8Array, immOffset: number): string {
+  if (immOffset < 0) return text;
+  let v = 0n;
+  for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(raw[immOffset + i]);
+  return text.replace(/\$(?:-?0x[0-9a-f]+|-?\d+)/, `$0x${v.toString(16)}`);
+}
+
+/**
  * Disassembles `bytes` at `address` in GNU/AT&T syntax like objdump (iced-x86's formatter), for
  * showing code to people.
  * @see Intel SDM Vol. 2 (instruction set reference)
@@ -23,11 +34,14 @@ export function disassemble(
       decoder.decodeOut(insn);
       const length = insn.length;
       const raw = bytes.subarray(offset, offset + length);
+      const constants = decoder.getConstantOffsets(insn);
+      const imm64 = constants.hasImmediate && constants.immediateSize === 8 ? constants.immediateOffset : -1;
+      constants.free();
       out.push({
         address: insn.ip,
         length,
         bytes: Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join(' '),
-        text: gasFormatter().format(insn),
+        text: fixImm64(gasFormatter().format(insn), raw, imm64),
       });
       offset += length;
     }

@@ -1,13 +1,13 @@
 // @int3/kprobes bench: host time per probe hit and traps per hit, for a kprobe (no-op pre-handler),
 // a kretprobe, a kprobe + kretprobe on one function, and a jprobe, each against the same run unprobed.
 // Method: call the kernel's strlen N times through host-to-guest calls; per-hit cost = (probed time -
-// unprobed time) / hits. Traps per hit come from a separate, untimed run that counts #BP/#DB traps.
+// unprobed time) / hits, each the median of interleaved rounds on fresh machines. Traps per hit come from a separate, untimed run that counts #BP/#DB traps.
 // Runs on dist/ (the root `npm run bench` builds first). Usage: node bench/kprobes.bench.mjs [calls]
 import { Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { Kprobes } from '../dist/index.js';
 
 const N = Number(process.argv[2] ?? 20000);
-const ROUNDS = 5;
+const ROUNDS = 9;
 const image = readSampleImage();
 
 function setup() {
@@ -30,17 +30,26 @@ const variants = {
   'j (host entry)': (k) => k.registerJprobe({ kp: { symbolName: 'strlen' }, entry: () => {} }),
 };
 
-function timeVariant(install) {
-  let best = Number.POSITIVE_INFINITY;
-  for (let r = 0; r < ROUNDS; r++) {
-    const { k, call } = setup();
-    install(k);
-    for (let i = 0; i < 2000; i++) call(); // warm-up
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < N; i++) call();
-    best = Math.min(best, Number(process.hrtime.bigint() - t0) / N);
-  }
-  return best;
+/** One timed round of a variant on a fresh machine (after a warm-up), in ns per call. */
+function timeRound(install) {
+  const { k, call } = setup();
+  install(k);
+  for (let i = 0; i < 2000; i++) call(); // warm-up
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) call();
+  return Number(process.hrtime.bigint() - t0) / N;
+}
+
+/** Rounds of every variant interleaved (so load changes hit all alike); the median per variant. */
+function timeAll() {
+  const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [name, install] of Object.entries(variants)) samples[name].push(timeRound(install));
+  const pick = (xs, i) => xs.sort((a, b) => a - b)[i];
+  return {
+    median: Object.fromEntries(Object.entries(samples).map(([v, xs]) => [v, pick(xs, xs.length >> 1)])),
+    best: Object.fromEntries(Object.entries(samples).map(([v, xs]) => [v, pick(xs, 0)])),
+  };
 }
 
 function trapsPerCall(install) {
@@ -55,14 +64,15 @@ function trapsPerCall(install) {
   return traps / 1000;
 }
 
-console.log(`@int3/kprobes bench: ${N} calls of strlen through host-to-guest calls, best of ${ROUNDS} rounds`);
-console.log('variant            ns/call   ns/hit   traps/hit');
-const base = timeVariant(variants.unprobed);
+console.log(
+  `@int3/kprobes bench: ${N} calls of strlen through host-to-guest calls, ${ROUNDS} interleaved rounds (median and best)`,
+);
+console.log('variant          median ns/call  ns/hit   best ns/call  ns/hit   traps/hit');
+const { median, best } = timeAll();
 for (const [name, install] of Object.entries(variants)) {
-  const ns = name === 'unprobed' ? base : timeVariant(install);
-  const perHit = name === 'unprobed' ? '' : (ns - base).toFixed(0);
+  const hit = (t) => (name === 'unprobed' ? '' : (t[name] - t.unprobed).toFixed(0));
   console.log(
-    `${name.padEnd(18)} ${ns.toFixed(0).padStart(7)}  ${perHit.padStart(7)}  ${trapsPerCall(install).toFixed(1).padStart(9)}`,
+    `${name.padEnd(16)} ${median[name].toFixed(0).padStart(14)}  ${hit(median).padStart(6)}  ${best[name].toFixed(0).padStart(13)}  ${hit(best).padStart(6)}  ${trapsPerCall(install).toFixed(1).padStart(9)}`,
   );
 }
 console.log('Linux (Documentation/kprobes, x86-64 Opteron 2 GHz): k 490 ns, r 800 ns, kr 820 ns per hit.');

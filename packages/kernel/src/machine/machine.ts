@@ -441,6 +441,11 @@ export class Machine {
     if (this.consoleSubject.observed) this.consoleSubject.next(write);
   }
 
+  /** True when `dies$` (or `events$`) has subscribers. */
+  get diesObserved(): boolean {
+    return this.dieSubject.observed;
+  }
+
   /** Publishes a die notification (only when someone listens). */
   emitDie(cpu: number, val: number, trapnr: number, rip: bigint, stopped: boolean): void {
     if (!this.dieSubject.observed) return;

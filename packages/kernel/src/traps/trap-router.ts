@@ -68,9 +68,10 @@ export class TrapRouter {
     args.str = str;
     args.err = err;
     args.trapnr = vector;
-    const rip = c.rip;
+    // The trapping rip, for the die event: read only when someone listens (a BigInt per trap otherwise).
+    const rip = m.diesObserved ? c.rip : 0n;
     const stopped = m.dieChain.notify(args) === NotifyResult.STOP;
-    m.emitDie(cpu, val, vector, rip, stopped);
+    if (m.diesObserved) m.emitDie(cpu, val, vector, rip, stopped);
     if (stopped) return true;
 
     const user = c.cpl === 3;

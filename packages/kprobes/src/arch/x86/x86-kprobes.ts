@@ -339,19 +339,23 @@ export class X86Kprobes implements KprobesArch {
   /** `resume_execution`: undo the effects of running the copy at the slot's address. */
   private resumeExecution(cpu: number, site: ProbeSite, regs: PtRegs, kcb: ControlBlock): void {
     const x = site.arch as X86Site;
-    const space = this.k.m.cpus[cpu].addressSpace;
     regs.flags &= ~TF;
-    const out = applyResumeFixups(x.plan, {
-      ip: regs.ip,
-      sp: regs.sp,
-      slot: x.slot,
-      orig: site.addr,
-      oldFlags: BigInt(kcb.oldFlags),
-      boostable: -1,
-      readU64: (a) => space.readU64(a),
-      writeU64: (a, v) => space.writeU64(a, v),
-    });
-    regs.ip = out.ip;
+    if (x.plan.type === 'generic') {
+      // The common case, without building a context: ip += orig - copy.
+      regs.ip = regs.ip + site.addr - x.slot;
+    } else {
+      const space = this.k.m.cpus[cpu].addressSpace;
+      regs.ip = applyResumeFixups(x.plan, {
+        ip: regs.ip,
+        sp: regs.sp,
+        slot: x.slot,
+        orig: site.addr,
+        oldFlags: BigInt(kcb.oldFlags),
+        boostable: -1,
+        readU64: (a) => space.readU64(a),
+        writeU64: (a, v) => space.writeU64(a, v),
+      }).ip;
+    }
     if (this.k.observed) {
       this.k.emit({
         type: 'kprobe:resumed',
@@ -360,7 +364,7 @@ export class X86Kprobes implements KprobesArch {
         addr: site.addr,
         symbol: site.symbol,
         fixup: FIXUP_TEXT[x.plan.type],
-        ip: out.ip,
+        ip: regs.ip,
       });
     }
   }
