@@ -55,7 +55,7 @@ export class Jprobes {
     }
     jp.kp.preHandler = (_p, regs) => this.setjmp(jp, regs);
     jp.kp.breakHandler = (_p, regs) => this.longjmp(regs);
-    this.k.registerKprobe(jp.kp, 'j');
+    this.k.registerAs(jp.kp, 'j');
     this.registered.add(jp);
   }
 

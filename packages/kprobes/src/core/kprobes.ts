@@ -90,7 +90,12 @@ export class Kprobes {
    *
    * @see kernel/kprobes.c register_kprobe()
    */
-  registerKprobe(p: Kprobe, kind: ProbeKind = 'k'): void {
+  registerKprobe(p: Kprobe): void {
+    this.registerAs(p, 'k');
+  }
+
+  /** {@link registerKprobe} for the entry probe of a kretprobe (`r`) or a jprobe (`j`). */
+  registerAs(p: Kprobe, kind: ProbeKind): void {
     const addr = this.kprobeAddr(p);
     if (this.registered.has(p)) throw new KprobeError('EINVAL', 'this kprobe is already registered');
     p.flags = (p.flags ?? 0) & KprobeFlag.DISABLED;

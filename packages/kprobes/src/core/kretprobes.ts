@@ -60,7 +60,7 @@ export class Kretprobes {
     }
     rp.kp.preHandler = (_p, regs) => this.entryHandler(state, regs);
     rp.kp.postHandler = undefined;
-    this.k.registerKprobe(rp.kp, 'r');
+    this.k.registerAs(rp.kp, 'r');
     this.states.set(rp, state);
   }
 
