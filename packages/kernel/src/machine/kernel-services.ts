@@ -44,7 +44,7 @@ export function bindKernelServices(m: Machine): void {
     wait: (ctx) => {
       const uaddr = ctx.arg(0);
       const val = Number(ctx.arg(1) & 0xffffffffn);
-      if (m.space.readU32(uaddr) !== val) return EAGAIN;
+      if (m.cpus[ctx.cpu].addressSpace.readU32(uaddr) !== val) return EAGAIN;
       return { block: { channel: `futex:${uaddr.toString(16)}`, resume: () => 0n } };
     },
     wake: (ctx) => m.sched.wake(`futex:${ctx.arg(0).toString(16)}`),
@@ -57,7 +57,7 @@ export function bindKernelServices(m: Machine): void {
     },
     clock_ns: (ctx) => BigInt(m.clock(ctx.cpu)),
     panic: (ctx) => {
-      const msg = decoder.decode(m.space.read(ctx.arg(0), Number(ctx.arg(1))));
+      const msg = decoder.decode(m.cpus[ctx.cpu].addressSpace.read(ctx.arg(0), Number(ctx.arg(1))));
       m.panic(ctx.cpu, msg);
       m.sched.retire(ctx.cpu);
       return { exit: -1 };

@@ -26,11 +26,11 @@ import type { MachineSnapshot } from '../snapshot/machine-snapshot.js';
 import { MachineSnapshotter } from '../snapshot/machine-snapshotter.js';
 import type { SnapshotProvider } from '../snapshot/snapshot-provider.js';
 import { NS_PER_INSTRUCTION } from '../time/virtual-time.js';
-import { DieChain, DieVal } from '../traps/die-chain.js';
+import { DIE_NAMES, DieChain } from '../traps/die-chain.js';
 import { PtRegs } from '../traps/pt-regs.js';
 import { TrapRouter } from '../traps/trap-router.js';
 import { GuestCaller } from './guest-caller.js';
-import { type HostCallResult, HostCalls } from './host-calls.js';
+import { type HostCallContext, type HostCallResult, HostCalls, type HostGate } from './host-calls.js';
 import { bindKernelServices } from './kernel-services.js';
 import { RunLoop, type RunLoopState, type RunOptions, type RunOutcome } from './run-loop.js';
 import { spawnWorkload } from './spawn-workload.js';
@@ -72,6 +72,7 @@ interface MachineOwnState {
   readonly exTable: readonly (readonly [bigint, bigint])[];
 }
 
+const decoder = new TextDecoder();
 const KERNEL_DATA = PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute;
 
 /**
@@ -94,6 +95,7 @@ export class Machine {
   readonly cpus: readonly Cpu[];
   /** `struct pt_regs` view of each CPU. */
   readonly regs: readonly PtRegs[];
+  private readonly gateContexts: readonly HostCallContext[];
   /** Address of each CPU's `pcpu_hot`. */
   readonly pcpu: readonly bigint[];
   readonly sched: Scheduler;
@@ -180,6 +182,11 @@ export class Machine {
       () => this.memory.vmallocMap(KernelLayout.THREAD_SIZE) + BigInt(KernelLayout.THREAD_SIZE),
     );
     this.regs = cpus.map((c) => new PtRegs(c));
+    this.gateContexts = this.regs.map((regs, cpu) => ({
+      cpu,
+      regs,
+      arg: (n: number) => regs.argument(n, cpus[cpu].addressSpace),
+    }));
     this.sched = new Scheduler(this);
     this.guest = new GuestCaller(this, options.guestCallLimit ?? 50_000_000);
     this.traps = new TrapRouter(this);
@@ -332,6 +339,11 @@ export class Machine {
     c.setReg(Reg.RSP, rsp + 8n);
   }
 
+  /** Runs a host service for `cpu` with that CPU's reused call context. */
+  callGate(cpu: number, gate: HostGate): HostCallResult {
+    return gate.handler(this.gateContexts[cpu]);
+  }
+
   /** Handles a gate exit of a running task; returns false when the task left the CPU. */
   handleGate(cpu: number, rip: bigint): boolean {
     const gate = this.hostCalls.lookup(rip);
@@ -343,12 +355,7 @@ export class Machine {
       });
       return this.sched.current[cpu] !== undefined;
     }
-    const regs = this.regs[cpu];
-    const result: HostCallResult = gate.handler({
-      cpu,
-      regs,
-      arg: (n) => regs.argument(n, this.cpus[cpu].addressSpace),
-    });
+    const result = this.callGate(cpu, gate);
     if (typeof result === 'object') {
       if ('exit' in result) return false;
       if ('yield' in result) {
@@ -362,11 +369,6 @@ export class Machine {
     }
     this.completeGate(cpu, result);
     return true;
-  }
-
-  /** Handles an exception raised by a running task. */
-  handleException(cpu: number, r: Extract<RunResult, { reason: 'exception' }>): void {
-    this.traps.handle(cpu, r);
   }
 
   /** Routes an exception raised inside a host-to-guest call; false when it oopsed. */
@@ -435,7 +437,7 @@ export class Machine {
       at: this.clock(cpu),
       cpu,
       pid: this.sched.current[cpu]?.pid ?? 0,
-      text: new TextDecoder().decode(bytes),
+      text: decoder.decode(bytes),
     });
     this.console.push(write);
     if (this.consoleSubject.observed) this.consoleSubject.next(write);
@@ -449,9 +451,16 @@ export class Machine {
   /** Publishes a die notification (only when someone listens). */
   emitDie(cpu: number, val: number, trapnr: number, rip: bigint, stopped: boolean): void {
     if (!this.dieSubject.observed) return;
-    const name = Object.entries(DieVal).find(([, v]) => v === val)?.[0] ?? String(val);
     this.dieSubject.next(
-      Object.freeze({ type: 'die:notified', at: this.clock(cpu), cpu, val: `DIE_${name}`, trapnr, rip, stopped }),
+      Object.freeze({
+        type: 'die:notified',
+        at: this.clock(cpu),
+        cpu,
+        val: DIE_NAMES[val] ?? String(val),
+        trapnr,
+        rip,
+        stopped,
+      }),
     );
   }
 

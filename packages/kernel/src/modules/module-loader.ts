@@ -160,11 +160,18 @@ export class ModuleLoader {
       `module:${name}`,
     );
     this.modules.set(name, mod);
-    this.notify(ModuleState.COMING, mod);
-    const ret =
-      mod.init === undefined
-        ? 0
-        : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.image.symbols.init_task })));
+    let ret: number;
+    try {
+      this.notify(ModuleState.COMING, mod);
+      ret =
+        mod.init === undefined
+          ? 0
+          : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.image.symbols.init_task })));
+    } catch (e) {
+      // An init that oopses or runs away leaves nothing behind either.
+      this.teardown(mod);
+      throw e;
+    }
     if (ret !== 0) {
       this.teardown(mod);
       throw new KernelError('BAD_MODULE', `${name}: init_module failed with ${ret}`);
@@ -224,17 +231,22 @@ export class ModuleLoader {
     };
     const sections = new Map<number, bigint>();
     const regions: [bigint, number, number][] = [];
-    for (const g of ['text', 'rodata', 'data'] as const) {
-      if (sizes[g] === 0) continue;
-      const size = Math.ceil(sizes[g] / PAGE_SIZE) * PAGE_SIZE;
-      const base = this.m.memory.moduleAlloc(size, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
-      for (const { index, offset } of groups[g]) {
-        const s = elf.sections[index];
-        const addr = base + BigInt(offset);
-        sections.set(index, addr);
-        if (s.type !== SHT_NOBITS) this.m.space.write(addr, elf.bytes.subarray(s.offset, s.offset + s.size));
+    try {
+      for (const g of ['text', 'rodata', 'data'] as const) {
+        if (sizes[g] === 0) continue;
+        const size = Math.ceil(sizes[g] / PAGE_SIZE) * PAGE_SIZE;
+        const base = this.m.memory.moduleAlloc(size, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
+        for (const { index, offset } of groups[g]) {
+          const s = elf.sections[index];
+          const addr = base + BigInt(offset);
+          sections.set(index, addr);
+          if (s.type !== SHT_NOBITS) this.m.space.write(addr, elf.bytes.subarray(s.offset, s.offset + s.size));
+        }
+        regions.push([base, size, flags[g]]);
       }
-      regions.push([base, size, flags[g]]);
+    } catch (e) {
+      for (const [start] of regions) this.m.memory.free(start);
+      throw e;
     }
     return { sections, regions, commons: this.placeCommons(elf, sections, regions) };
   }

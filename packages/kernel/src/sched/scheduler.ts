@@ -160,8 +160,9 @@ export class Scheduler {
   /** Wakes the sleepers of `cpu` whose time has come. */
   wakeSleepers(cpu: number, now: number): void {
     if (this.sleepers.length === 0) return;
-    for (const t of this.sleepers) {
-      if (t.cpu === cpu && t.wait && t.wait.until! <= now) {
+    const due = this.sleepers.filter((t) => t.cpu === cpu && t.wait !== undefined && t.wait.until! <= now);
+    for (const t of due) {
+      if (t.wait) {
         const list = this.waiters.get(t.wait.channel);
         if (list) {
           const i = list.indexOf(t);

@@ -1,5 +1,8 @@
 import { type AddressSpace, type Cpu, Reg, type RegIndex } from '@int3/cpu';
 
+/** The registers of the first six integer arguments, in SysV order. */
+export const SYSV_ARG_REGS: readonly RegIndex[] = Object.freeze([Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9]);
+
 /** Register names of `struct pt_regs` on x86-64, in layout order. */
 export const PT_REGS_NAMES = [
   'r15',
@@ -139,10 +142,9 @@ export class PtRegs {
 
   /** The `n`th argument of a function at its entry, per the SysV ABI (`regs_get_kernel_argument`). */
   argument(n: number, space: AddressSpace): bigint {
-    const order: PtRegName[] = ['di', 'si', 'dx', 'cx', 'r8', 'r9'];
-    if (n < order.length) return this.get(order[n]);
+    if (n < SYSV_ARG_REGS.length) return this.cpu.getReg(SYSV_ARG_REGS[n]);
     // Past six, arguments are on the stack above the return address.
-    return space.readU64(this.sp + BigInt(8 * (n - order.length + 1)));
+    return space.readU64(this.sp + BigInt(8 * (n - SYSV_ARG_REGS.length + 1)));
   }
 
   /** Writes the whole frame into guest memory in Linux's layout (for guest C handlers). */

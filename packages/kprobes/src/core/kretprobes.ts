@@ -122,14 +122,15 @@ export class Kretprobes {
     const pid = m.sched.current[cpu]?.pid ?? 0;
     if (!ri) {
       rp.nmissed = (rp.nmissed ?? 0) + 1;
-      this.k.emit({
-        type: 'kprobe:missed',
-        at: m.clock(cpu),
-        cpu,
-        addr: rp.kp.addr!,
-        symbol: m.kallsyms.format(rp.kp.addr!),
-        reason: 'maxactive',
-      });
+      if (this.k.observed)
+        this.k.emit({
+          type: 'kprobe:missed',
+          at: m.clock(cpu),
+          cpu,
+          addr: rp.kp.addr!,
+          symbol: m.kallsyms.format(rp.kp.addr!),
+          reason: 'maxactive',
+        });
       return 0;
     }
     ri.pid = pid;

@@ -93,15 +93,19 @@ export class TracerHost {
   /** Stops one tracer, or every running one. */
   stop(name?: string): void {
     const entries = name === undefined ? [...this.#tracers.values()] : [this.#entry(name)];
+    // Every tracer is stopped even when one fails (its probes must not stay registered); the first
+    // failure is reported after.
+    let first: Error | undefined;
     for (const entry of entries) {
       if (!entry.running) continue;
       entry.running = false;
       try {
         entry.tracer.stop();
       } catch (e) {
-        throw this.#failed(entry, `stop() threw: ${describeThrown(e)}`, e);
+        first ??= this.#failed(entry, `stop() threw: ${describeThrown(e)}`, e);
       }
     }
+    if (first) throw first;
   }
 
   /** A tracer's report. */

@@ -59,6 +59,8 @@ export class ProbeRecorder {
     if (this.#def.kind === 'r') v.setBigUint64(COMMON_HEADER_SIZE + 8, hit.retIp ?? 0n, true);
     const args = this.#def.args;
     for (let i = 0; i < args.length; i++) processFetchInsn(args[i].code, ctx, cur, this.#argBase + args[i].offset);
-    return cur.buf.slice(0, cur.dyn);
+    // A view of the recorder's scratch buffer, valid until the next record(): callers copy it into
+    // the ring buffer at once, so no allocation per hit.
+    return cur.buf.subarray(0, cur.dyn);
   }
 }

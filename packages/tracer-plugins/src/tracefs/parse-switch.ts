@@ -11,7 +11,8 @@ export function parseUlong(text: string, what: string): number {
   let n: number;
   if (/^0[xX][0-9a-fA-F]+$/.test(t)) n = Number.parseInt(t.slice(2), 16);
   else if (/^0[0-7]+$/.test(t)) n = Number.parseInt(t, 8);
-  else if (/^[0-9]+$/.test(t)) n = Number(t);
+  else if (/^(0|[1-9][0-9]*)$/.test(t))
+    n = Number(t); // kstrtoul(base 0) refuses 08 and 09
   else throw new TraceFsError('EINVAL', `${what}: expected a number, got ${JSON.stringify(text)}`);
   return n;
 }

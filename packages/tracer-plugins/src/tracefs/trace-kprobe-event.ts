@@ -1,7 +1,8 @@
-import type { Kprobes } from '@int3/kprobes';
+import { KprobeError, type Kprobes } from '@int3/kprobes';
 import { EventFilter } from '../filter/event-filter.js';
 import type { ProbeDefinition } from '../probe-events/probe-definition.js';
 import { ProbeEventType } from '../probe-events/probe-event-type.js';
+import { TraceFsErrno, type TraceFsErrnoName, TraceFsError } from './trace-fs-error.js';
 import type { TraceKprobe } from './trace-kprobe.js';
 
 /**
@@ -64,6 +65,11 @@ export class TraceKprobeEvent {
       }
     } catch (e) {
       for (const p of done) p.disable(k);
+      // A refusal from kprobes is the write's errno, not an internal error.
+      if (e instanceof KprobeError) {
+        const code: TraceFsErrnoName = e.code in TraceFsErrno ? (e.code as TraceFsErrnoName) : 'EINVAL';
+        throw new TraceFsError(code, e.message);
+      }
       throw e;
     }
     this.#enabled = true;

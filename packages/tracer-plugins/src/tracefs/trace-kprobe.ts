@@ -108,7 +108,8 @@ export class TraceKprobe {
 
   /** @see kernel/trace/trace_kprobe.c enable_trace_kprobe() */
   enable(k: Kprobes): void {
-    if (this.registered) k.enableKprobe(this.kp);
+    // A probe whose module went away stays GONE: enabling the event skips it, as the kernel does.
+    if (this.registered && ((this.kp.flags ?? 0) & KprobeFlag.GONE) === 0) k.enableKprobe(this.kp);
   }
 
   /** @see kernel/trace/trace_kprobe.c disable_trace_kprobe() */

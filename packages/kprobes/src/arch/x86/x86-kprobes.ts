@@ -180,7 +180,9 @@ export class X86Kprobes implements KprobesArch {
         kcb.savePrevious();
         this.setCurrent(kcb, site, regs);
         site.missed();
-        this.k.emit({ type: 'kprobe:missed', at: m.clock(cpu), cpu, addr, symbol: site.symbol, reason: 're-entry' });
+        if (this.k.observed) {
+          this.k.emit({ type: 'kprobe:missed', at: m.clock(cpu), cpu, addr, symbol: site.symbol, reason: 're-entry' });
+        }
         this.prepareSingleStep(cpu, site, regs);
         kcb.status = KprobeStatus.REENTER;
         return true;
