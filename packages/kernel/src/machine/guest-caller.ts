@@ -3,6 +3,7 @@ import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { PcpuHot } from '../sched/scheduler.js';
 import { loadTaskRegs, saveTaskRegs } from '../sched/task-regs.js';
+import { SYSV_ARG_REGS } from '../traps/pt-regs.js';
 import type { Machine } from './machine.js';
 
 /** Options of a host-to-guest call. */
@@ -60,16 +61,15 @@ export class GuestCaller {
     c.gsBase = pcpu;
     c.rflags = 0x2;
     let sp = (options.stackTop ?? this.defaultStack(cpu, savedCpl)) & ~0xfn;
-    const extra = args.slice(6);
-    if (extra.length % 2 === 1) sp -= 8n;
-    for (let i = extra.length - 1; i >= 0; i--) {
+    const n = SYSV_ARG_REGS.length;
+    if (args.length > n && (args.length - n) % 2 === 1) sp -= 8n;
+    for (let i = args.length - 1; i >= n; i--) {
       sp -= 8n;
-      c.addressSpace.writeU64(sp, BigInt.asUintN(64, extra[i]));
+      c.addressSpace.writeU64(sp, BigInt.asUintN(64, args[i]));
     }
     sp -= 8n;
     c.addressSpace.writeU64(sp, this.returnGate);
-    const argRegs = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9];
-    for (let i = 0; i < Math.min(6, args.length); i++) c.setReg(argRegs[i], BigInt.asUintN(64, args[i]));
+    for (let i = 0; i < Math.min(n, args.length); i++) c.setReg(SYSV_ARG_REGS[i], BigInt.asUintN(64, args[i]));
     c.setReg(Reg.RSP, sp);
     c.rip = fn;
     const expectedSp = sp + 8n;
@@ -83,14 +83,14 @@ export class GuestCaller {
             `${m.kallsyms.format(fn)} ran more than ${this.limit} instructions without returning (at ${m.kallsyms.format(c.rip)})`,
           );
         }
-        const r = m.stepHook ? m.stepOnce(cpu) : c.run(this.limit);
+        // The limit counts every instruction: a handler in instrumentation mode costs no virtual time.
+        const r = m.stepHook ? m.stepOnce(cpu) : c.run(Number.POSITIVE_INFINITY, this.limit - (c.retired - start) + 1);
         if (r.reason === 'gate') {
           if (r.rip === this.returnGate && c.getReg(Reg.RSP) === expectedSp) return c.getReg(Reg.RAX);
           const gate = m.hostCalls.lookup(r.rip);
           if (!gate)
             throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${r.rip.toString(16)}`);
-          const regs = m.regs[cpu];
-          const result = gate.handler({ cpu, regs, arg: (n) => regs.argument(n, c.addressSpace) });
+          const result = m.callGate(cpu, gate);
           if (typeof result === 'object') {
             throw new KernelError(
               'EINVAL',
