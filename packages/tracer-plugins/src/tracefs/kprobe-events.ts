@@ -1,3 +1,4 @@
+import { ModuleState } from '@int3/kernel';
 import { KprobeError, type Kprobes } from '@int3/kprobes';
 import { checkAppendProbe } from '../probe-events/compare-probes.js';
 import type { ErrorLog } from '../probe-events/error-log.js';
@@ -53,7 +54,32 @@ export class KprobeEvents {
   readonly #events = new Map<string, TraceKprobeEvent>();
   #nextId = FIRST_DYNAMIC_EVENT_ID;
 
-  constructor(private readonly deps: KprobeEventsDeps) {}
+  constructor(private readonly deps: KprobeEventsDeps) {
+    deps.kprobes.m.modules.onModule((state, mod) => {
+      if (state === ModuleState.COMING) this.#moduleComing(mod.name);
+    });
+  }
+
+  /**
+   * A module is coming: every probe on its symbols registers now — a `MOD:SYM` probe defined before
+   * the module was loaded, or one that became GONE when it was unloaded. A failure is logged, as
+   * the kernel warns, and the probe stays unregistered.
+   *
+   * @see kernel/trace/trace_kprobe.c trace_kprobe_module_callback()
+   */
+  #moduleComing(module: string): void {
+    for (const p of this.probes) {
+      if (p.def.module !== module) continue;
+      const event = this.#events.get(`${p.def.group}/${p.def.event}`);
+      p.unregister(this.deps.kprobes);
+      try {
+        p.register(this.deps.kprobes, event?.enabled ?? false);
+      } catch (e) {
+        if (!(e instanceof KprobeError)) throw e;
+        this.deps.kprobes.m.log(0, 4, `Failed to re-register probe ${p.def.event} on ${module}: ${-e.errno}`);
+      }
+    }
+  }
 
   /** Events in creation order. */
   get events(): TraceKprobeEvent[] {

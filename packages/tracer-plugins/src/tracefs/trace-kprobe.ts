@@ -104,6 +104,8 @@ export class TraceKprobe {
     if (this.rp) k.unregisterKretprobe(this.rp);
     else k.unregisterKprobe(this.kp);
     this.registered = false;
+    // Ready for reuse: a probe defined by symbol must not carry the address kprobes wrote back.
+    if (this.kp.symbolName !== undefined) this.kp.addr = undefined;
   }
 
   /** @see kernel/trace/trace_kprobe.c enable_trace_kprobe() */
