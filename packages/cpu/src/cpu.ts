@@ -484,8 +484,8 @@ export class Cpu extends CpuTraps {
           if (i.dk === 1 /* OperandKind.Reg */ && i.sk === 3 /* OperandKind.Imm */ && i.cc >= 4) {
             const n = i.il & 31;
             if (i.size === 4 && n !== 0) {
-              // shl/shr/sar r32, imm (the 64-bit forms are shiftRegImm's): CF = last bit out, OF as
-              // the count-1 formula gives it.
+              // shl/shr/sar r32, imm, inline (execShift's 32-bit case; the 64-bit forms are
+              // shiftRegImm's): CF = last bit out, OF as the count-1 formula gives it.
               const d = i.dr;
               const l = this.R[d];
               let rl: number;
