@@ -52,6 +52,7 @@ export class KprobeEvents {
   /** Every probe in creation order (the dyn_event list). */
   readonly probes: TraceKprobe[] = [];
   readonly #events = new Map<string, TraceKprobeEvent>();
+  readonly #byId = new Map<number, TraceKprobeEvent>();
   #nextId = FIRST_DYNAMIC_EVENT_ID;
 
   constructor(private readonly deps: KprobeEventsDeps) {
@@ -84,6 +85,11 @@ export class KprobeEvents {
   /** Events in creation order. */
   get events(): TraceKprobeEvent[] {
     return [...this.#events.values()];
+  }
+
+  /** The event with this id (`common_type` of its records), if defined. */
+  eventById(id: number): TraceKprobeEvent | undefined {
+    return this.#byId.get(id);
   }
 
   /** The event `group/name`, if defined. */
@@ -127,6 +133,7 @@ export class KprobeEvents {
     for (const p of this.probes) p.unregister(this.deps.kprobes);
     this.probes.length = 0;
     this.#events.clear();
+    this.#byId.clear();
   }
 
   #fail(e: ProbeParseError): never {
@@ -169,6 +176,7 @@ export class KprobeEvents {
     if (!existing) {
       this.#nextId++;
       this.#events.set(`${def.group}/${def.event}`, event);
+      this.#byId.set(event.id, event);
     }
     event.probes.push(probe);
     this.probes.push(probe);
@@ -192,7 +200,10 @@ export class KprobeEvents {
       const ev = this.#events.get(key);
       if (!ev) continue;
       ev.probes.splice(ev.probes.indexOf(p), 1);
-      if (ev.probes.length === 0) this.#events.delete(key);
+      if (ev.probes.length === 0) {
+        this.#events.delete(key);
+        this.#byId.delete(ev.id);
+      }
     }
   }
 }

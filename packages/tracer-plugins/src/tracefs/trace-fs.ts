@@ -83,7 +83,7 @@ export class TraceFs {
       now: () => m.clock(0),
     });
     this.#formatter = new TraceFormatter({
-      eventType: (id) => this.kprobeEvents.events.find((e) => e.id === id)?.type,
+      eventType: (id) => this.kprobeEvents.eventById(id)?.type,
       comm: (pid) => this.#cmdlines.get(pid),
       formatContext: {
         symbolize: (a) => (m.kallsyms.lookup(a) ? m.kallsyms.format(a) : undefined),
