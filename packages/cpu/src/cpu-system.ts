@@ -55,10 +55,16 @@ export class CpuSystem extends CpuCore {
     }
   }
 
-  /** Loads RFLAGS from a popped value, honouring which bits the current CPL may change. */
+  /**
+   * Loads RFLAGS from a popped value (popf, iret), honouring which bits the current privilege may
+   * change: IOPL only at CPL 0, IF only when CPL <= IOPL; the others are silently kept.
+   * @see Intel SDM Vol. 2B (POPF/POPFQ), Vol. 2A (IRET/IRETD/IRETQ) "Operation"
+   */
   loadFlags(v: number, mask: number): void {
-    const m = this.cplValue === 0 ? mask : mask & ~0x200;
-    this.flags = (this.materialize() & ~m) | (v & m) | 2;
+    const old = this.materialize();
+    let m = this.cplValue === 0 ? mask | 0x3000 : mask & ~0x3000;
+    if (this.cplValue > ((old >> 12) & 3)) m &= ~0x200;
+    this.flags = (old & ~m) | (v & m) | 2;
   }
 
   readMsrValue(index: number): bigint {
@@ -145,7 +151,7 @@ export class CpuSystem extends CpuCore {
         {
           const v = this.peek(8);
           this.popCommit(8);
-          this.loadFlags(v, 0x244fd5);
+          this.loadFlags(v, POPF_MASK);
           break;
         }
       case 69 /* Op.Cli */:
@@ -263,9 +269,7 @@ export class CpuSystem extends CpuCore {
     if ((cs & 3) < this.cplValue) throw new CpuFault(GP0, cs & 0xfffc);
     const top = vals[1] >> 15;
     if (top !== 0 && top !== -1) throw new CpuFault(GP0, 0);
-    const cpl = this.cplValue;
-    this.loadFlags(vals[4], POPF_MASK | 0x3000);
-    if (cpl === 3) this.flags &= ~0x3000;
+    this.loadFlags(vals[4], POPF_MASK);
     this.ripLo = vals[0];
     this.ripHi = vals[1];
     this.R[4] = vals[6];

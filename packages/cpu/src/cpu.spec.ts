@@ -56,6 +56,26 @@ describe(Cpu.prototype.run, () => {
     expect(cpu.run(100)).toEqual({ reason: 'exception', vector: 1, rip: CODE + 11n, singleStep: true });
   });
 
+  // pushq imm (sign-extended) ; popfq ; hlt — loads RFLAGS from `value` through popf.
+  function popf(value: number, cpl: 0 | 3, rflags: number): number {
+    const { cpu } = setup([0x68, ...new Uint8Array(new Int32Array([value]).buffer), 0x9d, 0x90], cpl);
+    cpu.rflags = rflags;
+    cpu.run(3);
+    return cpu.rflags;
+  }
+
+  it('should keep IF and IOPL when popf runs at CPL 3 with IOPL 0', () => {
+    expect(popf(0x3002, 3, 0x202) & 0x3200).toBe(0x200);
+  });
+
+  it('should let popf change IF but not IOPL at CPL 3 when IOPL is 3', () => {
+    expect(popf(0x0002, 3, 0x3202) & 0x3200).toBe(0x3000);
+  });
+
+  it('should let popf change IF and IOPL at CPL 0', () => {
+    expect(popf(0x3002, 0, 0x202) & 0x3200).toBe(0x3000);
+  });
+
   it('should not also single-step an instruction that faults', () => {
     const { cpu } = setup([0x48, 0x8b, 0x03]); // mov rax, [rbx]
     cpu.rflags = 0x302;
