@@ -18,6 +18,16 @@ export function toBig(lo: number, hi: number): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
 
+/** Low int32 half of a 64-bit bigint (host side). */
+export function lo32(v: bigint): number {
+  return Number(BigInt.asIntN(32, v)) | 0;
+}
+
+/** High int32 half of a 64-bit bigint (host side). */
+export function hi32(v: bigint): number {
+  return Number(BigInt.asIntN(32, v >> 32n)) | 0;
+}
+
 /**
  * CPU state plus the memory path: a direct-mapped TLB with separate read, write and fetch entries in
  * front of the address space's page map, effective-address computation and operand access.

@@ -1,16 +1,9 @@
 import type { AddressSpace } from './address-space.js';
-import { toBig } from './cpu-core.js';
+import { hi32, lo32, toBig } from './cpu-core.js';
 import { CpuSystem } from './cpu-system.js';
 import type { RegIndex } from './reg.js';
 
 const FLAGS_MASK = 0x3f7fd7;
-
-function lo32(v: bigint): number {
-  return Number(BigInt.asIntN(32, v)) | 0;
-}
-function hi32(v: bigint): number {
-  return Number(BigInt.asIntN(32, v >> 32n)) | 0;
-}
 
 /**
  * The host-side view of the register file: bigint/number accessors over the int32 halves the

@@ -1,4 +1,4 @@
-import { CpuCore, toBig } from './cpu-core.js';
+import { CpuCore, hi32, lo32, toBig } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
 import type { Insn } from './insn.js';
@@ -7,13 +7,6 @@ import { Msr } from './msr.js';
 const GP0 = ExceptionVector.GeneralProtection;
 /** RFLAGS bits popf/iret may change at CPL 0 (CF PF AF ZF SF TF IF DF OF NT AC ID). */
 const POPF_MASK = 0x244fd5;
-
-function lo32(v: bigint): number {
-  return Number(BigInt.asIntN(32, v)) | 0;
-}
-function hi32(v: bigint): number {
-  return Number(BigInt.asIntN(32, v >> 32n)) | 0;
-}
 
 /**
  * The system half of the CPU: control registers, MSRs, privilege level and the kernel-only
