@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KERNEL_CFLAGS } from '../../test/support/kernel-flags.js';
 import { AddressSpace } from '../address-space.js';
 import { PageFlags } from '../page-flags.js';
 import type { ElfFile } from './elf-file.js';
@@ -12,17 +13,7 @@ import { loadElf } from './load-elf.js';
 import { parseElf } from './parse-elf.js';
 import { SymbolTable } from './symbol-table.js';
 
-const FLAGS = [
-  '-O2',
-  '-ffreestanding',
-  '-fno-pic',
-  '-mcmodel=kernel',
-  '-mno-red-zone',
-  '-mno-sse',
-  '-mno-mmx',
-  '-mno-sse2',
-  '-fno-asynchronous-unwind-tables',
-];
+const FLAGS = ['-O2', ...KERNEL_CFLAGS];
 
 const SOURCE = `
 extern long printk(const char *fmt, ...);
