@@ -70,4 +70,28 @@ describe(AddressSpace, () => {
     user.map(0x3000n, 4096, P);
     expect([...user.pages()].map((p) => p.address)).toEqual([0x3000n, 0x7000n, 0xffffffff81000000n]);
   });
+
+  it('should share page objects with another space, bytes and decoded code included', () => {
+    const a = new AddressSpace();
+    a.map(0x400000n, 8192, P);
+    a.writeU32(0x401000n, 0xdeadbeef);
+    const b = new AddressSpace();
+    b.share(a, 0x400000n, 8192);
+    expect(b.readU32(0x401000n)).toBe(0xdeadbeef);
+    expect(b.lookup(0x401000, 0)).toBe(a.lookup(0x401000, 0));
+    a.writeU8(0x401000n, 0x90);
+    expect(b.readU8(0x401000n)).toBe(0x90);
+    b.unmap(0x400000n, 4096);
+    expect(a.isMapped(0x400000n)).toBe(true);
+  });
+
+  it('should refuse to share an unmapped page, a mapped one or the kernel half, sharing none', () => {
+    const a = new AddressSpace();
+    a.map(0x400000n, 4096, P);
+    const b = new AddressSpace();
+    b.map(0x401000n, 4096, P);
+    expect(() => b.share(a, 0x400000n, 8192)).toThrow(MemoryError);
+    expect(b.isMapped(0x400000n)).toBe(false);
+    expect(() => b.share(a, 0xffffffff81000000n, 4096)).toThrow(/kernel half/);
+  });
 });

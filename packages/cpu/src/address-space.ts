@@ -49,6 +49,24 @@ export class AddressSpace {
     for (const a of pages) this.owner(a).pageMap.set(keyOf(a), new Page(flags | 1));
   }
 
+  /**
+   * Maps, at the same addresses, the very page objects `from` maps over [address, address+size): the
+   * two spaces then share those pages' bytes and decoded code, as processes share a file's page-cache
+   * pages. Meant for pages nobody writes (read-only text): a host write to a shared page is seen by
+   * every space that maps it. Lower (user) half only; throws MemoryError if `from` lacks a page or
+   * this space already maps one.
+   * @see mm/filemap.c (page-cache pages mapped by many processes)
+   */
+  share(from: AddressSpace, address: bigint, size: number): void {
+    const pages = this.range(address, size);
+    for (const a of pages) {
+      if (a >= KERNEL_HALF) throw new MemoryError('cannot share a page of the kernel half', a);
+      if (this.pageMap.has(keyOf(a))) throw new MemoryError('page already mapped', a);
+      if (!from.pageMap.has(keyOf(a))) throw new MemoryError('unmapped guest memory', a);
+    }
+    for (const a of pages) this.pageMap.set(keyOf(a), from.pageMap.get(keyOf(a))!);
+  }
+
   /** Drops pages (and their decoded code); pages not mapped are ignored. */
   unmap(address: bigint, size: number): void {
     for (const a of this.range(address, size)) {

@@ -76,8 +76,8 @@ export function bindKernelServices(m: Machine): void {
 }
 
 /**
- * `host_task_fork(child, regs)`: copies the parent's user address space and makes the child runnable
- * in user mode straight from `regs` (image/ABI.md §6.2).
+ * `host_task_fork(child, regs)`: copies the parent's user address space (sharing its read-only pages)
+ * and makes the child runnable in user mode straight from `regs` (image/ABI.md §6.2).
  */
 function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint | number {
   const parent = m.sched.current[cpu];
@@ -86,8 +86,13 @@ function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint 
   const mm = new AddressSpace(m.space);
   for (const page of parent.mm.pages()) {
     if (page.address >= KernelLayout.KERNEL_HALF) continue;
-    mm.map(page.address, page.data.length, page.flags & ~PageFlags.Gate);
-    mm.write(page.address, page.data);
+    if ((page.flags & (PageFlags.Writable | PageFlags.Gate)) === 0) {
+      // Read-only pages (text) are shared, as the child maps the same page-cache pages.
+      mm.share(parent.mm, page.address, page.data.length);
+    } else {
+      mm.map(page.address, page.data.length, page.flags & ~PageFlags.Gate);
+      mm.write(page.address, page.data);
+    }
   }
   const childCpu = m.sched.runQueues.pickCpu();
   let task: ReturnType<Machine['newTask']>;

@@ -1,17 +1,22 @@
-import { AddressSpace, loadElf, PageFlags, parseElf } from '@int3/cpu';
+import { AddressSpace, PageFlags } from '@int3/cpu';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import type { Task } from '../sched/task.js';
 import { userTaskRegs } from '../sched/task-regs.js';
 import type { Machine } from './machine.js';
+import { ProgramCache } from './program-cache.js';
 import { buildUserStack } from './user-stack.js';
 
 const USER_STACK_SIZE = 128 * 1024;
 
+/** Each machine's loaded programs (derived from the program bytes alone, so never snapshotted). */
+const caches = new WeakMap<Machine, ProgramCache>();
+
 /**
  * Starts a workload: `argv[0]` names a program of the image package (`cat`, `fork`, …). The task is
- * created in the guest (`int3_task_create`), its ELF is loaded into a fresh address space, and it
- * becomes runnable in user mode at its entry point.
+ * created in the guest (`int3_task_create`), its ELF is loaded into a fresh address space (read-only
+ * pages shared with the other tasks of that program), and it becomes runnable in user mode at its
+ * entry point.
  *
  * @see image/ABI.md §6.1
  */
@@ -23,7 +28,13 @@ export function spawnWorkload(
   const name = argv[0];
   const bytes = name === undefined ? undefined : programs(name);
   if (!bytes) throw new KernelError('ENOENT', `no such workload: ${name ?? '(none)'}`);
-  const elf = parseElf(bytes, name);
+  let cache = caches.get(m);
+  if (cache === undefined) {
+    cache = new ProgramCache(m.space);
+    caches.set(m, cache);
+  }
+  const mm = new AddressSpace(m.space);
+  const elf = cache.load(name, bytes, mm);
   // int3_task_create takes the big kernel lock: wait until no CPU holds it.
   let spins = 0;
   while (m.space.readU32(m.image.symbols.kernel_flag) !== 0) {
@@ -39,8 +50,6 @@ export function spawnWorkload(
   });
   m.memory.heap.free(commAddr);
   if (guestTask === 0n) throw new KernelError('ENOMEM', `int3_task_create(${comm}) failed`);
-  const mm = new AddressSpace(m.space);
-  const loaded = loadElf(elf, mm, { user: true });
   const stackTop = KernelLayout.USER_STACK_TOP;
   mm.map(
     stackTop - BigInt(USER_STACK_SIZE),
@@ -49,7 +58,7 @@ export function spawnWorkload(
   );
   const rsp = buildUserStack(mm, stackTop, argv);
   const task = m.newTask(guestTask, comm, undefined, mm, cpu);
-  task.context = userTaskRegs({ rip: loaded.entry, rsp, kernelGsBase: m.pcpu[cpu] });
+  task.context = userTaskRegs({ rip: elf.entry, rsp, kernelGsBase: m.pcpu[cpu] });
   m.sched.add(task);
   m.emitTask({ type: 'task:created', at: m.clock(cpu), cpu, pid: task.pid, comm, ppid: 0 });
   return task;
