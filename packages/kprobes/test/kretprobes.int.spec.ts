@@ -26,6 +26,52 @@ describe('kretprobes', () => {
     expect(rp.maxactive).toBe(10);
   });
 
+  it('should not run the handler for a return in flight from before an unregister and register again', () => {
+    const { m, k } = bootWithKprobes();
+    let generation = 1;
+    const seen: number[] = [];
+    const rp: Kretprobe = {
+      kp: { symbolName: 'do_syscall_64' },
+      dataSize: 1,
+      entryHandler: (ri) => {
+        ri.data[0] = generation;
+        return 0;
+      },
+      handler: (ri) => void seen.push(ri.data[0]),
+    };
+    k.registerKretprobe(rp);
+    const tasks = [
+      ['fork', '3'],
+      ['cat', '/etc/motd'],
+    ].map((argv) => m.spawn(argv));
+    const done = () => tasks.every((t) => t.exited);
+    // Stop (mid-slice, at a gate) with a return in flight.
+    m.run({ until: done, stopAfter: () => k.kretprobes.activeInstances > 0 });
+    expect(k.kretprobes.activeInstances).toBeGreaterThan(0);
+    k.unregisterKretprobe(rp);
+    rp.kp.addr = undefined;
+    seen.length = 0;
+    generation = 2;
+    k.registerKretprobe(rp);
+    tasks.push(m.spawn(['cat', '/etc/motd']));
+    expect(m.run({ until: done }).reason).toBe('done');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((g) => g !== 2)).toEqual([]);
+    expect(k.kretprobes.activeInstances).toBe(0);
+  });
+
+  it('should give back the instances of a task that exits inside the probed function (kprobe_flush_task)', () => {
+    const { m, k } = bootWithKprobes();
+    let returns = 0;
+    const rp: Kretprobe = { kp: { symbolName: 'do_syscall_64' }, maxactive: 1, handler: () => void returns++ };
+    k.registerKretprobe(rp);
+    // Each task's last syscall, exit, never returns: its instance stays in flight until the task is dead.
+    for (let i = 0; i < 4; i++) expect(run(m, ['hello'])).toMatch(/hello/i);
+    expect(returns).toBeGreaterThan(4);
+    expect(rp.nmissed).toBe(0);
+    expect(k.kretprobes.activeInstances).toBe(0);
+  });
+
   it('should let a handler change the return value: sys_mkdir fails with -ENOMEM', () => {
     const { m, k } = bootWithKprobes();
     k.registerKretprobe({

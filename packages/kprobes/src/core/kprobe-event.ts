@@ -39,4 +39,6 @@ export type KprobeEvent =
         readonly retval: bigint;
       })
   | (At & Where & { readonly type: 'jprobe:entered'; readonly entry: string })
-  | (At & Where & { readonly type: 'jprobe:returned' });
+  | (At & Where & { readonly type: 'jprobe:returned' })
+  /** A dead task's returns in flight given back (`kprobe_flush_task`); `addr` is the kretprobe's. */
+  | (At & Where & { readonly type: 'kretprobe:flushed'; readonly pid: number });

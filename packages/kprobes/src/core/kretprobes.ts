@@ -26,6 +26,12 @@ export class Kretprobes {
   private readonly states = new Map<Kretprobe, RpState>();
   /** Instances in flight, per task (pid; 0 for host-side contexts), newest last. */
   private readonly inFlight = new Map<number, KretprobeInstance[]>();
+  /**
+   * The registration each instance belongs to. A kretprobe unregistered and registered again keeps
+   * its `rp` object but gets a new state: an instance of the old registration still in flight must
+   * neither run the handler nor join the new free list.
+   */
+  private readonly owners = new WeakMap<KretprobeInstance, RpState>();
   readonly trampolineSite: ProbeSite;
 
   constructor(private readonly k: Kprobes) {
@@ -35,6 +41,30 @@ export class Kretprobes {
     k.arch.trampolineSite = this.trampolineSite;
     // The trampoline's `ret`, stepped from its slot, stands for no instruction of the program.
     k.m.space.markInstrumentation(this.trampolineSite.arch.slot, 1, true);
+    k.m.tasks$.subscribe((e) => {
+      if (e.type === 'task:exited') this.flushTask(e.pid);
+    });
+  }
+
+  /**
+   * A task is dead: the returns it had in flight (a syscall that never returns, such as `exit`, or a
+   * stack discarded by a kill) will never reach the trampoline; their instances go back to their
+   * kretprobes' free lists.
+   * @see kernel/kprobes.c kprobe_flush_task()
+   */
+  flushTask(pid: number): void {
+    const list = this.inFlight.get(pid);
+    if (list === undefined) return;
+    this.inFlight.delete(pid);
+    for (const ri of list) {
+      const owner = this.owners.get(ri)!;
+      if (!owner.unregistered) owner.free.push(ri);
+      if (this.k.observed) {
+        const addr = ri.rp.kp.addr ?? 0n;
+        const symbol = ri.rp.kp.addr ? this.k.m.kallsyms.format(ri.rp.kp.addr) : '?';
+        this.k.emit({ type: 'kretprobe:flushed', at: this.k.now(), cpu: -1, addr, symbol, pid });
+      }
+    }
   }
 
   /**
@@ -56,7 +86,9 @@ export class Kretprobes {
     rp.nmissed = 0;
     const state: RpState = { rp, free: [], unregistered: false };
     for (let i = 0; i < rp.maxactive; i++) {
-      state.free.push({ rp, retAddr: 0n, stackSlot: 0n, pid: 0, data: new Uint8Array(rp.dataSize ?? 0) });
+      const ri: KretprobeInstance = { rp, retAddr: 0n, stackSlot: 0n, pid: 0, data: new Uint8Array(rp.dataSize ?? 0) };
+      this.owners.set(ri, state);
+      state.free.push(ri);
     }
     rp.kp.preHandler = (_p, regs) => this.entryHandler(state, regs);
     rp.kp.postHandler = undefined;
@@ -77,9 +109,15 @@ export class Kretprobes {
     this.states.delete(rp);
   }
 
-  /** Instances in flight and free, for snapshots (instances are copied; kretprobes kept by identity). */
+  /**
+   * Instances in flight and free, for snapshots (instances are copied with their owning registration;
+   * kretprobes and registrations kept by identity).
+   */
   save(): unknown {
-    const copy = (ri: KretprobeInstance): KretprobeInstance => ({ ...ri, data: ri.data.slice() });
+    const copy = (ri: KretprobeInstance): SavedInstance => ({
+      ri: { ...ri, data: ri.data.slice() },
+      owner: this.owners.get(ri)!,
+    });
     return {
       inFlight: [...this.inFlight].map(([pid, list]) => [pid, list.map(copy)] as const),
       free: [...this.states].map(([rp, st]) => [rp, st.free.map(copy), rp.nmissed] as const),
@@ -89,19 +127,20 @@ export class Kretprobes {
   /** Restores {@link save}'s state. */
   restore(state: unknown): void {
     const s = state as {
-      inFlight: readonly (readonly [number, KretprobeInstance[]])[];
-      free: readonly (readonly [Kretprobe, KretprobeInstance[], number | undefined])[];
+      inFlight: readonly (readonly [number, readonly SavedInstance[]])[];
+      free: readonly (readonly [Kretprobe, readonly SavedInstance[], number | undefined])[];
+    };
+    const revive = ({ ri, owner }: SavedInstance): KretprobeInstance => {
+      const copy = { ...ri, data: ri.data.slice() };
+      this.owners.set(copy, owner);
+      return copy;
     };
     this.inFlight.clear();
-    for (const [pid, list] of s.inFlight)
-      this.inFlight.set(
-        pid,
-        list.map((ri) => ({ ...ri, data: ri.data.slice() })),
-      );
+    for (const [pid, list] of s.inFlight) this.inFlight.set(pid, list.map(revive));
     for (const [rp, free, nmissed] of s.free) {
       const st = this.states.get(rp);
       if (!st) continue;
-      st.free.splice(0, st.free.length, ...free.map((ri) => ({ ...ri, data: ri.data.slice() })));
+      st.free.splice(0, st.free.length, ...free.map(revive));
       rp.nmissed = nmissed;
     }
   }
@@ -183,8 +222,8 @@ export class Kretprobes {
     let orig = trampoline;
     while (list && list.length > 0) {
       const ri = list.pop()!;
-      const state = this.states.get(ri.rp);
-      if (state && !state.unregistered) ri.rp.handler?.(ri, regs);
+      const state = this.owners.get(ri)!;
+      if (!state.unregistered) ri.rp.handler?.(ri, regs);
       orig = ri.retAddr;
       if (this.k.observed) {
         this.k.emit({
@@ -198,7 +237,7 @@ export class Kretprobes {
           retval: regs.ax,
         });
       }
-      if (state) state.free.push(ri);
+      if (!state.unregistered) state.free.push(ri);
       if (orig !== trampoline) break;
     }
     // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
@@ -209,5 +248,11 @@ export class Kretprobes {
 }
 
 const hex = (v: bigint) => `0x${v.toString(16)}`;
+
+/** An instance in a snapshot, with the registration it belongs to. */
+interface SavedInstance {
+  readonly ri: KretprobeInstance;
+  readonly owner: RpState;
+}
 
 export type { Kretprobe, KretprobeInstance };
