@@ -14,6 +14,8 @@ describe('@int3/tracer-plugins exports', () => {
       'TraceFsError',
       'TracerHost',
       'TracerTokens',
+      'exportChromeTrace',
+      'exportTraceJson',
       'loadTracerPlugin',
     ]);
   });

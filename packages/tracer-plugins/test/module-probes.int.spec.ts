@@ -25,3 +25,30 @@ describe('probes on module symbols (trace_kprobe_module_callback)', () => {
     expect(fs.read('/sys/kernel/debug/kprobes/list')).not.toContain('[GONE]');
   });
 });
+
+describe('probes on a loaded module (kprobe_module.tc)', () => {
+  it('should define events on a module function after insmod, keep them over rmmod, and re-arm on reload', () => {
+    const { m, fs } = bootTraceFs();
+    m.modules.load(helloKo(), 'hello.ko');
+    // Step 1: an event on a loaded module's function, without and with names.
+    fs.write('kprobe_events', 'p hello:hello_greet');
+    expect(fs.ls('events/kprobes')).toContain('p_hello_hello_greet_0');
+    fs.write('kprobe_events', 'p:event1 hello:hello_greet');
+    expect(fs.ls('events/kprobes')).toEqual(['enable', 'event1']);
+    fs.write('kprobe_events', 'p:kprobes1/event1 hello:hello_greet');
+    expect(fs.ls('events')).toEqual(['enable', 'kprobes1']);
+    // Step 2: enabled while the module goes away: the event stays.
+    fs.write('events/kprobes1/event1/enable', '1');
+    m.modules.unload('hello');
+    expect(fs.read('kprobe_events')).toBe('p:kprobes1/event1 hello:hello_greet\n');
+    // Step 3: an event on the unloaded module, enabled before the module is back.
+    fs.write('kprobe_events', 'p:event2 hello:hello_greet', { append: true });
+    fs.write('events/kprobes/event2/enable', '1');
+    m.modules.load(helloKo(), 'hello.ko');
+    const lines = traceLines(fs);
+    expect(lines.some((l) => / event2: \(hello_greet\+0x0\/0x[0-9a-f]+ \[hello\]\)$/.test(l))).toBe(true);
+    expect(lines.some((l) => / event1: \(hello_greet\+0x0/.test(l))).toBe(true);
+    expect(fs.read('/sys/kernel/debug/kprobes/list')).not.toContain('[GONE]');
+    expect(fs.read('kprobe_events')).toBe('p:kprobes1/event1 hello:hello_greet\np:kprobes/event2 hello:hello_greet\n');
+  });
+});

@@ -22,6 +22,9 @@ describe(TraceFs, () => {
     fs.write('events/kprobes/f/enable', '1');
     run(m, ['cat', '/etc/motd']);
     expect(traceLines(fs)).toEqual([]);
+    // A rejected record is discarded from its reservation: neither kept nor counted as written.
+    expect(fs.read('trace')).toMatch(/entries-in-buffer\/entries-written: 0\/0 /);
+    expect(fs.read('per_cpu/cpu0/stats')).toMatch(/^entries: 0\n[\s\S]*\nbytes: 0\n/);
     fs.write('events/kprobes/f/filter', 'dfd == -100');
     run(m, ['cat', '/etc/motd']);
     expect(traceLines(fs)).toHaveLength(1);

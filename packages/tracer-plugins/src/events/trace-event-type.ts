@@ -46,6 +46,11 @@ export const COMMON_FIELDS: readonly FieldDescriptor[] = Object.freeze([
 export interface FormatContext {
   /** `%pS`-style symbolization: `sym+0xoff/0xsize` (with ` [mod]` for module text), or undefined if unknown. */
   symbolize(address: bigint): string | undefined;
+  /**
+   * True when symbols do not change while this context object is in use (one read of `trace`), so an
+   * event type may remember `symbolize` results for it.
+   */
+  readonly cacheSymbols?: boolean;
 }
 
 /** An event type: its identity, its record layout, and how its body prints in `trace`. */
@@ -60,4 +65,9 @@ export interface TraceEventType {
   readonly printFmt: string;
   /** The text after `<name>: ` in a trace line, e.g. `(do_sys_open+0x0/0x1a0) dfd=0xffffff9c`. */
   formatBody(record: Uint8Array, ctx: FormatContext): string;
+  /**
+   * Optional allocation-light form of {@link formatBody} for a record at `bytes[offset, offset + length)`
+   * (`view` spans `bytes`), so the reader need not cut a subarray per line.
+   */
+  formatBodyAt?(bytes: Uint8Array, view: DataView, offset: number, length: number, ctx: FormatContext): string;
 }

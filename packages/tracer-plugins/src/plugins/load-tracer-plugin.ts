@@ -21,7 +21,12 @@ export interface LoadTracerPluginOptions {
   readonly parent: Container;
   /** Export conditions for package entries; default `node`, `import`, `default`. */
   readonly conditions?: readonly string[];
+  /** Adds per-plugin bindings to the plugin's child container before its module loads. */
+  readonly prepare?: PreparePluginContainer;
 }
+
+/** Adds per-plugin bindings (e.g. a guarded kprobes) to a plugin's child container. */
+export type PreparePluginContainer = (child: Container, manifest: TracerPluginManifest) => void;
 
 /**
  * Loads a validated plugin into a child container of `parent` and builds each tracer it provides.
@@ -32,9 +37,11 @@ export async function installTracerPlugin(
   plugin: TracerPlugin,
   parent: Container,
   path = '<builtin>',
+  prepare?: PreparePluginContainer,
 ): Promise<LoadedTracerPlugin> {
   const { manifest, module } = plugin;
   const child = new Container({ parent });
+  prepare?.(child, manifest);
   try {
     await child.loadAsync(module);
   } catch (e) {
@@ -98,5 +105,5 @@ export async function loadTracerPlugin(
       cause: e,
     });
   }
-  return installTracerPlugin(validateTracerPlugin(mod, specifier), options.parent, path);
+  return installTracerPlugin(validateTracerPlugin(mod, specifier), options.parent, path, options.prepare);
 }

@@ -14,6 +14,8 @@ export const PluginErrorCode = Object.freeze({
   NO_TRACER: 'PLUGIN_NO_TRACER',
   /** The tracer's `start`, `stop` or `report` threw. */
   TRACER_FAILED: 'PLUGIN_TRACER_FAILED',
+  /** One of its probe handlers threw while the machine ran; its probes were disabled. */
+  HANDLER_FAILED: 'PLUGIN_HANDLER_FAILED',
 });
 
 /** One of {@link PluginErrorCode}'s values. */

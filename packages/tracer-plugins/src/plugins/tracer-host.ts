@@ -1,7 +1,9 @@
 import { Container } from 'inversify';
+import { type Observable, Subject } from 'rxjs';
 import type { TraceFs } from '../tracefs/trace-fs.js';
 import { installTracerPlugin, type LoadedTracerPlugin, loadTracerPlugin } from './load-tracer-plugin.js';
 import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
+import { PluginGuard } from './plugin-guard.js';
 import type { Tracer, TracerReport } from './tracer.js';
 import type { TracerContext } from './tracer-context.js';
 import type { TracerPlugin, TracerPluginManifest } from './tracer-plugin.js';
@@ -10,13 +12,17 @@ import { TracerTokens } from './tracer-tokens.js';
 interface Entry {
   readonly tracer: Tracer;
   readonly plugin: string;
+  readonly guard: PluginGuard;
   running: boolean;
 }
 
 /**
  * Loads tracer plugins for one machine and runs their tracers, turning every failure of a plugin
  * (load, `start`, `stop`, `report`) into a {@link PluginError} naming it. A tracer whose `start`
- * throws is stopped again, so a half-registered tool leaves no probe behind.
+ * throws is stopped again, so a half-registered tool leaves no probe behind. At run time each plugin
+ * works through its own {@link PluginGuard}ed kprobes: a probe handler that throws while the machine
+ * runs is contained, its plugin's probes are disabled, and the error is reported once on
+ * {@link TracerHost.errors} and {@link TracerHost.errors$}; the machine and other tracers go on.
  *
  * @see kernel/trace/trace.c register_tracer(), tracing_set_tracer()
  * @example
@@ -33,6 +39,11 @@ export class TracerHost {
   readonly #container = new Container();
   readonly #tracers = new Map<string, Entry>();
   readonly #plugins: TracerPluginManifest[] = [];
+  readonly #guards = new Map<string, PluginGuard>();
+  readonly #errors: PluginError[] = [];
+  readonly #errorSubject = new Subject<PluginError>();
+  /** Run-time plugin failures (`PLUGIN_HANDLER_FAILED`), each reported once, as they happen. */
+  readonly errors$: Observable<PluginError> = this.#errorSubject.asObservable();
 
   constructor(traceFs: TraceFs) {
     const machine = traceFs.m;
@@ -53,6 +64,11 @@ export class TracerHost {
     c.bind(TracerTokens.Context).toConstantValue(this.context);
   }
 
+  /** Run-time plugin failures so far, in order (one per failed plugin). */
+  get errors(): readonly PluginError[] {
+    return this.#errors;
+  }
+
   /** The plugins loaded, in load order. */
   get plugins(): readonly TracerPluginManifest[] {
     return this.#plugins;
@@ -65,12 +81,17 @@ export class TracerHost {
 
   /** Loads a plugin by package name or path (see {@link loadTracerPlugin}). */
   async load(specifier: string, fromDir: string, conditions?: readonly string[]): Promise<TracerPluginManifest> {
-    return this.#add(await loadTracerPlugin(specifier, fromDir, { parent: this.#container, conditions }));
+    const prepare = (child: Container, manifest: TracerPluginManifest) => this.#prepare(child, manifest);
+    return this.#add(await loadTracerPlugin(specifier, fromDir, { parent: this.#container, conditions, prepare }));
   }
 
   /** Installs a plugin object already in hand (the built-in tracers). */
   async install(plugin: TracerPlugin): Promise<TracerPluginManifest> {
-    return this.#add(await installTracerPlugin(plugin, this.#container));
+    return this.#add(
+      await installTracerPlugin(plugin, this.#container, '<builtin>', (child, manifest) =>
+        this.#prepare(child, manifest),
+      ),
+    );
   }
 
   /** Starts a tracer with arguments; on a throw it is stopped again and a PluginError raised. */
@@ -78,7 +99,8 @@ export class TracerHost {
     const entry = this.#entry(name);
     if (entry.running) return;
     try {
-      entry.tracer.start(Object.freeze({ ...this.context, args: Object.freeze([...args]) }));
+      const kprobes = entry.guard.kprobes;
+      entry.tracer.start(Object.freeze({ ...this.context, kprobes, args: Object.freeze([...args]) }));
       entry.running = true;
     } catch (e) {
       try {
@@ -131,11 +153,31 @@ export class TracerHost {
         );
       }
     }
+    const guard = this.#guardOf(loaded.manifest.name);
     for (const [name, tracer] of loaded.tracers) {
-      this.#tracers.set(name, { tracer, plugin: loaded.manifest.name, running: false });
+      this.#tracers.set(name, { tracer, plugin: loaded.manifest.name, guard, running: false });
     }
     this.#plugins.push(loaded.manifest);
     return loaded.manifest;
+  }
+
+  /** The plugin's own kprobes facade and context, bound in its child container over the shared ones. */
+  #prepare(child: Container, manifest: TracerPluginManifest): void {
+    const guard = this.#guardOf(manifest.name);
+    child.bind(TracerTokens.Kprobes).toConstantValue(guard.kprobes);
+    child.bind(TracerTokens.Context).toConstantValue(Object.freeze({ ...this.context, kprobes: guard.kprobes }));
+  }
+
+  #guardOf(plugin: string): PluginGuard {
+    let guard = this.#guards.get(plugin);
+    if (guard === undefined) {
+      guard = new PluginGuard(plugin, this.context.kprobes, (e) => {
+        this.#errors.push(e);
+        this.#errorSubject.next(e);
+      });
+      this.#guards.set(plugin, guard);
+    }
+    return guard;
   }
 
   #entry(name: string): Entry {

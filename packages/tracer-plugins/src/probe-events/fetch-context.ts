@@ -1,6 +1,8 @@
 /**
- * What evaluating fetch arguments needs from the CPU and kernel at a probe hit. Reads return
- * `undefined` when the memory is not readable (a fault the kernel's `*_nofault` accessors absorb).
+ * What evaluating fetch arguments needs from the CPU and kernel at a probe hit, in the simple BigInt
+ * form tests and tools write (`fetchContextSource` adapts it to the allocation-free `FetchSource` the
+ * evaluator runs on). Reads return `undefined` when the memory is not readable (a fault the kernel's
+ * `*_nofault` accessors absorb).
  *
  * @see kernel/trace/trace_kprobe.c process_fetch_insn()
  */

@@ -10,14 +10,22 @@ import { probeEventFields } from './probe-fields.js';
 import { probeHeadSize } from './probe-recorder.js';
 import { setPrintFmt } from './set-print-fmt.js';
 
-/** `seq_print_ip_sym()`: `0` for a null ip, else `sym+0xoff/0xsize`, else hex. */
-function printIpSym(ip: bigint, ctx: FormatContext, withOffset: boolean): string {
-  if (ip === 0n) return '0';
+/** A remembered `seq_print_ip_sym()` result for one address. */
+interface SymEntry {
+  hi: number;
+  withOffset: string;
+  bare: string;
+}
+
+/** `seq_print_ip_sym()` text of a non-null ip: `sym+0xoff/0xsize` (or `sym` alone), else hex. */
+function symEntry(ip: bigint, hi: number, ctx: FormatContext): SymEntry {
   const s = ctx.symbolize(ip);
-  if (s === undefined) return `0x${ip.toString(16)}`;
-  if (withOffset) return s;
+  if (s === undefined) {
+    const hex = `0x${ip.toString(16)}`;
+    return { hi, withOffset: hex, bare: hex };
+  }
   const plus = s.indexOf('+');
-  return plus < 0 ? s : s.slice(0, plus);
+  return { hi, withOffset: s, bare: plus < 0 ? s : s.slice(0, plus) };
 }
 
 /**
@@ -35,6 +43,9 @@ export class ProbeEventType implements TraceEventType {
   readonly printFmt: string;
   readonly #def: ProbeDefinition;
   readonly #argBase: number;
+  /** Symbols of the ips printed under one caching format context, by the ip's low half. */
+  readonly #symbols = new Map<number, SymEntry>();
+  #symbolsCtx: FormatContext | undefined;
 
   constructor(
     readonly id: number,
@@ -50,21 +61,50 @@ export class ProbeEventType implements TraceEventType {
 
   formatBody(record: Uint8Array, ctx: FormatContext): string {
     const view = new DataView(record.buffer, record.byteOffset, record.byteLength);
-    const ip = view.getBigUint64(COMMON_HEADER_SIZE, true);
+    return this.formatBodyAt(record, view, 0, record.length, ctx);
+  }
+
+  formatBodyAt(bytes: Uint8Array, view: DataView, offset: number, length: number, ctx: FormatContext): string {
+    const head = offset + COMMON_HEADER_SIZE;
     let out =
       this.#def.kind === 'r'
-        ? `(${printIpSym(view.getBigUint64(COMMON_HEADER_SIZE + 8, true), ctx, true)} <- ${printIpSym(ip, ctx, false)})`
-        : `(${printIpSym(ip, ctx, true)})`;
+        ? `(${this.#printIpSym(view, head + 8, ctx, true)} <- ${this.#printIpSym(view, head, ctx, false)})`
+        : `(${this.#printIpSym(view, head, ctx, true)})`;
+    const end = offset + length;
+    const base = offset + this.#argBase;
     for (const a of this.#def.args) {
-      const at = this.#argBase + a.offset;
+      const at = base + a.offset;
       if (!a.count) {
-        out += ` ${a.name}=${printProbeValue(a.type, record, view, at, ctx)}`;
+        out += ` ${a.name}=${printProbeValue(a.type, bytes, view, at, offset, end, ctx)}`;
         continue;
       }
-      const parts: string[] = [];
-      for (let j = 0; j < a.count; j++) parts.push(printProbeValue(a.type, record, view, at + j * a.type.size, ctx));
-      out += ` ${a.name}={${parts.join(',')}}`;
+      let list = '';
+      for (let j = 0; j < a.count; j++) {
+        list += `${j ? ',' : ''}${printProbeValue(a.type, bytes, view, at + j * a.type.size, offset, end, ctx)}`;
+      }
+      out += ` ${a.name}={${list}}`;
     }
     return out;
+  }
+
+  /** `seq_print_ip_sym()` of the u64 at `at`: `0` for a null ip; remembered per caching context. */
+  #printIpSym(view: DataView, at: number, ctx: FormatContext, withOffset: boolean): string {
+    const lo = view.getUint32(at, true);
+    const hi = view.getUint32(at + 4, true);
+    if (lo === 0 && hi === 0) return '0';
+    if (!ctx.cacheSymbols) {
+      const e = symEntry(view.getBigUint64(at, true), hi, ctx);
+      return withOffset ? e.withOffset : e.bare;
+    }
+    if (this.#symbolsCtx !== ctx) {
+      this.#symbols.clear();
+      this.#symbolsCtx = ctx;
+    }
+    let e = this.#symbols.get(lo);
+    if (e === undefined || e.hi !== hi) {
+      e = symEntry(view.getBigUint64(at, true), hi, ctx);
+      this.#symbols.set(lo, e);
+    }
+    return withOffset ? e.withOffset : e.bare;
   }
 }

@@ -129,21 +129,28 @@ export class TraceBuffer {
     return n;
   }
 
-  /** A non-consuming reader merging all CPUs by timestamp (the `trace` file). */
-  iterator(): TraceIterator {
-    return new TraceIterator(this.rings);
+  /**
+   * A non-consuming reader merging all CPUs by timestamp (the `trace` file), or reading one CPU
+   * (`per_cpu/cpu<N>/trace`).
+   */
+  iterator(cpu?: number): TraceIterator {
+    if (cpu !== undefined) this.cpu(cpu);
+    return new TraceIterator(this.rings, cpu);
   }
 
   /**
-   * Removes and returns the oldest record across CPUs (ties: lower CPU), as `trace_pipe` reads; the
-   * returned object is reused and its bytes stay valid until the next write to that CPU.
+   * Removes and returns the oldest record across CPUs (ties: lower CPU), as `trace_pipe` reads, or the
+   * oldest of CPU `only` (`per_cpu/cpu<N>/trace_pipe`); the returned object is reused and its bytes stay valid until the next write to that CPU.
    *
    * @see kernel/trace/trace.c trace_find_next_entry_inc() with a consuming iterator, ring_buffer_consume()
    */
-  consume(): RingBufferEvent | undefined {
+  consume(only?: number): RingBufferEvent | undefined {
     let best = -1;
     let bestTs = 0;
-    for (let cpu = 0; cpu < this.rings.length; cpu++) {
+    const first = only ?? 0;
+    const end = only === undefined ? this.rings.length : only + 1;
+    if (only !== undefined) this.cpu(only);
+    for (let cpu = first; cpu < end; cpu++) {
       const ring = this.rings[cpu];
       if (ring.entries === 0) continue;
       const ts = ring.timestampAt(ring.headOffset);

@@ -21,7 +21,16 @@ export class TraceIterator {
   private readonly pending: Uint8Array;
   private readonly event = new RingBufferEvent();
 
-  constructor(private readonly rings: readonly RingBuffer[]) {
+  private readonly first: number;
+  private readonly end: number;
+
+  /** `cpu`: read only that CPU's buffer (`per_cpu/cpu<N>/trace`); default all. */
+  constructor(
+    private readonly rings: readonly RingBuffer[],
+    cpu?: number,
+  ) {
+    this.first = cpu ?? 0;
+    this.end = cpu === undefined ? rings.length : cpu + 1;
     const n = rings.length;
     this.offsets = new Array<number>(n).fill(0);
     this.seqs = new Array<number>(n).fill(0);
@@ -34,7 +43,7 @@ export class TraceIterator {
   nextEntry(): RingBufferEvent | undefined {
     let best = -1;
     let bestTs = 0;
-    for (let cpu = 0; cpu < this.rings.length; cpu++) {
+    for (let cpu = this.first; cpu < this.end; cpu++) {
       if (!this.sync(cpu)) continue;
       const ts = this.rings[cpu].timestampAt(this.offsets[cpu]);
       if (best < 0 || ts < bestTs) {

@@ -13,6 +13,8 @@ export interface TraceContext {
   readonly ts: number;
 }
 
+const SECS_PAD = ['', '    ', '   ', '  ', ' '];
+
 /**
  * `<secs>.<usecs>` as `" %5lu.%06lu"` prints it (without the leading space): the nanoseconds are
  * rounded to the nearest microsecond first, as `ns2usecs()` does.
@@ -22,8 +24,9 @@ export interface TraceContext {
 export function formatTraceTimestamp(ts: number): string {
   const usecs = Math.floor((ts + 500) / 1000);
   const secs = Math.floor(usecs / 1_000_000);
-  const rem = usecs - secs * 1_000_000;
-  return `${String(secs).padStart(5)}.${String(rem).padStart(6, '0')}`;
+  // 1_000_000 + rem has seven digits: dropping the leading 1 zero-pads rem to six.
+  const frac = String(1_000_000 + usecs - secs * 1_000_000).slice(1);
+  return secs < 10_000 ? `${SECS_PAD[String(secs).length]}${secs}.${frac}` : `${secs}.${frac}`;
 }
 
 /**

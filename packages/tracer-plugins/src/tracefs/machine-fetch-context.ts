@@ -1,34 +1,71 @@
+import { type AddressSpace, Reg } from '@int3/cpu';
 import type { Machine, PtRegName, PtRegs } from '@int3/kernel';
-import type { FetchContext } from '../probe-events/fetch-context.js';
+import type { FetchSource } from '../probe-events/fetch-source.js';
+import { X86_64_PT_REGS_NAMES } from '../probe-events/x86-registers.js';
 
-/** First address of the kernel half of the x86-64 address space (above it, user accessors fail). */
-const KERNEL_HALF = 0xffff_8000_0000_0000n;
-const U64 = (1n << 64n) - 1n;
+/** High half of the first address of the kernel half (0xffff_8000_0000_0000): user accessors fail above. */
+const KERNEL_HALF_HI = 0xffff8000;
+const PAGE_MASK = 0xfff;
+
+/** CPU register index of each pt_regs member in `X86_64_PT_REGS_NAMES` order, -1 for non-GPRs. */
+const GPR_OF: Int8Array = Int8Array.from(X86_64_PT_REGS_NAMES, (name) => {
+  const gpr: Record<string, number> = {
+    r15: Reg.R15,
+    r14: Reg.R14,
+    r13: Reg.R13,
+    r12: Reg.R12,
+    r11: Reg.R11,
+    r10: Reg.R10,
+    r9: Reg.R9,
+    r8: Reg.R8,
+    bx: Reg.RBX,
+    cx: Reg.RCX,
+    dx: Reg.RDX,
+    si: Reg.RSI,
+    di: Reg.RDI,
+    bp: Reg.RBP,
+    ax: Reg.RAX,
+    sp: Reg.RSP,
+  };
+  return gpr[name] ?? -1;
+});
+
+/** The page holding `hi:lo` in `space`, or undefined (unmapped, or a user read of the kernel half). */
+function pageOf(space: AddressSpace, lo: number, hi: number, user: boolean) {
+  if (user && hi >= KERNEL_HALF_HI) return undefined;
+  return space.lookup(lo, hi | 0);
+}
 
 /**
- * A {@link FetchContext} over the CPU that hit a probe: registers from its `pt_regs`, memory through its
- * current address space (an unmapped byte reads as a fault, `undefined`), `$comm` from the task running
- * there. One instance per CPU, re-aimed at every hit with {@link MachineFetchContext.at} so a hit
- * allocates nothing here. Kernel reads of user addresses go to the user accessor, as
- * `probe_mem_read()` does below `TASK_SIZE`.
+ * The {@link FetchSource} of the CPU that hit a probe: general registers straight from the CPU's
+ * register file, memory straight from the pages of its current address space (no copies, no BigInt),
+ * `$comm` from the task running there. One instance per CPU, re-aimed at every hit with
+ * {@link MachineFetchContext.at} so a hit allocates nothing. User reads fail at the kernel half, as
+ * `probe_mem_read_user()` does above `TASK_SIZE`.
  *
  * @see kernel/trace/trace_kprobe.c process_fetch_insn(), probe_mem_read(), probe_mem_read_user()
  * @see arch/x86/include/asm/ptrace.h regs_get_kernel_stack_nth()
  * @example
- * const ctx = new MachineFetchContext(m).at(regs, undefined);
- * recorder.record(ctx, hit);
+ * const src = new MachineFetchContext(m).at(regs, undefined);
+ * recorder.store(src, hit, ev.bytes, ev.view, ev.offset);
  */
-export class MachineFetchContext implements FetchContext {
+export class MachineFetchContext implements FetchSource {
   #regs: PtRegs | undefined;
-  /** Return probes: the arguments the entry handler captured; undefined at a kprobe. */
-  entryArgs: readonly bigint[] | undefined;
+  #space: AddressSpace | undefined;
+  #entry: Uint8Array | undefined;
+  readonly #word = new Uint8Array(8);
+  readonly #wordView = new DataView(this.#word.buffer);
 
   constructor(private readonly m: Machine) {}
 
-  /** Aims the context at one hit. */
-  at(regs: PtRegs, entryArgs: readonly bigint[] | undefined): this {
+  /**
+   * Aims the context at one hit. `entryArgs`: for return probes, the arguments the entry handler
+   * captured, 8 little-endian bytes each.
+   */
+  at(regs: PtRegs, entryArgs: Uint8Array | undefined): this {
     this.#regs = regs;
-    this.entryArgs = entryArgs;
+    this.#space = regs.cpu.addressSpace;
+    this.#entry = entryArgs;
     return this;
   }
 
@@ -37,27 +74,101 @@ export class MachineFetchContext implements FetchContext {
     return this.#regs;
   }
 
-  readRegister(name: string): bigint {
-    return this.#current().get(name as PtRegName);
+  loadRegister(reg: number, out: Uint32Array): void {
+    const regs = this.#current();
+    const gpr = GPR_OF[reg];
+    if (gpr >= 0) {
+      out[0] = regs.cpu.R[gpr];
+      out[1] = regs.cpu.H[gpr];
+      return;
+    }
+    const v = regs.get(X86_64_PT_REGS_NAMES[reg] as PtRegName);
+    out[0] = Number(v & 0xffffffffn);
+    out[1] = Number((v >> 32n) & 0xffffffffn);
   }
 
-  readKernel(address: bigint, length: number): Uint8Array | undefined {
-    const space = this.#current().cpu.addressSpace;
-    const a = address & U64;
-    if (a + BigInt(length) > U64 + 1n || !space.isMapped(a, length)) return undefined;
-    return space.read(a, length);
+  loadStackNth(n: number, out: Uint32Array): void {
+    const cpu = this.#current().cpu;
+    const s = (cpu.R[Reg.RSP] >>> 0) + 8 * n;
+    const hi = (cpu.H[Reg.RSP] + (s > 0xffffffff ? 1 : 0)) >>> 0;
+    if (!this.copyMemory(s >>> 0, hi, 8, false, this.#word, 0)) {
+      out[0] = out[1] = 0;
+      return;
+    }
+    out[0] = this.#wordView.getUint32(0, true);
+    out[1] = this.#wordView.getUint32(4, true);
   }
 
-  readUser(address: bigint, length: number): Uint8Array | undefined {
-    const a = address & U64;
-    if (a + BigInt(length) > KERNEL_HALF) return undefined;
-    return this.readKernel(a, length);
+  loadEntryArg(n: number, out: Uint32Array): void {
+    const e = this.#entry;
+    if (e === undefined || 8 * n + 8 > e.length) {
+      out[0] = out[1] = 0;
+      return;
+    }
+    const at = 8 * n;
+    out[0] = e[at] | (e[at + 1] << 8) | (e[at + 2] << 16) | (e[at + 3] << 24);
+    out[1] = e[at + 4] | (e[at + 5] << 8) | (e[at + 6] << 16) | (e[at + 7] << 24);
   }
 
-  kernelStackNth(n: number): bigint {
-    const bytes = this.readKernel(this.#current().sp + BigInt(8 * n), 8);
-    if (!bytes) return 0n;
-    return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+  copyMemory(lo: number, hi: number, length: number, user: boolean, dst: Uint8Array, at: number): boolean {
+    const space = this.#space;
+    if (space === undefined) return false;
+    const page = pageOf(space, lo, hi, user);
+    if (page === undefined) return false;
+    const off = lo & PAGE_MASK;
+    const data = page.data;
+    const first = 4096 - off;
+    if (length <= first) {
+      for (let i = 0; i < length; i++) dst[at + i] = data[off + i];
+      return true;
+    }
+    // The read crosses into the next page: both must be readable before anything is copied.
+    const nextLo = ((lo | PAGE_MASK) + 1) >>> 0;
+    const nextHi = nextLo === 0 ? (hi + 1) >>> 0 : hi;
+    if (nextLo === 0 && hi === 0xffffffff) return false;
+    const next = pageOf(space, nextLo, nextHi, user);
+    if (next === undefined) return false;
+    for (let i = 0; i < first; i++) dst[at + i] = data[off + i];
+    const rest = next.data;
+    for (let i = first; i < length; i++) dst[at + i] = rest[i - first];
+    return true;
+  }
+
+  copyString(lo: number, hi: number, user: boolean, dst: Uint8Array | null, at: number, max: number): number {
+    const space = this.#space;
+    if (space === undefined) return -1;
+    let len = 0;
+    while (len < max) {
+      const page = pageOf(space, lo, hi, user);
+      if (page === undefined) return -1;
+      const data = page.data;
+      const off = lo & PAGE_MASK;
+      const n = Math.min(4096 - off, max - len);
+      // Short strings are the rule: a plain loop beats a native indexOf call here.
+      let i = 0;
+      if (dst === null) {
+        while (i < n && data[off + i] !== 0) i++;
+      } else {
+        const d = at + len;
+        while (i < n) {
+          const c = data[off + i];
+          dst[d + i] = c;
+          if (c === 0) break;
+          i++;
+        }
+      }
+      if (i < n) return len + i + 1;
+      len += n;
+      // Next page (wrapping past 2^64 is a fault).
+      const s = lo + n;
+      lo = s >>> 0;
+      if (s > 0xffffffff) {
+        if (hi === 0xffffffff) return -1;
+        hi = (hi + 1) >>> 0;
+      }
+    }
+    if (dst !== null) dst[at + max - 1] = 0;
+    return max;
   }
 
   get comm(): string {

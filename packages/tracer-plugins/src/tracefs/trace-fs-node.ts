@@ -1,7 +1,12 @@
-/** A tracefs file: how it reads and how a write to it behaves (absent: the file is read-only, EACCES). */
+/**
+ * A tracefs file: how it reads and how a write to it behaves (absent: the file is read-only, EACCES).
+ * Files whose text can be huge (`trace`, `trace_pipe`) also read as a stream of chunks.
+ */
 export interface TraceFsFile {
   readonly kind: 'file';
   read(): string;
+  /** The same text as {@link read}, in chunks (a consuming file consumes as the chunks are taken). */
+  chunks?(): Iterable<string>;
   write?(text: string, append: boolean): void;
 }
 
@@ -22,4 +27,13 @@ export function dir(entries: () => string[]): TraceFsDir {
 /** A file node. */
 export function file(read: () => string, write?: (text: string, append: boolean) => void): TraceFsFile {
   return write ? { kind: 'file', read, write } : { kind: 'file', read };
+}
+
+/** A file node read as a stream of chunks; `read` joins them. */
+export function streamFile(
+  chunks: () => Iterable<string>,
+  write?: (text: string, append: boolean) => void,
+): TraceFsFile {
+  const read = () => [...chunks()].join('');
+  return write ? { kind: 'file', read, chunks, write } : { kind: 'file', read, chunks };
 }

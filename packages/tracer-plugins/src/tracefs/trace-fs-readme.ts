@@ -15,8 +15,11 @@ export const TRACEFS_README = `tracing mini-HOWTO:
   trace\t\t\t- The static contents of the buffer
 \t\t\t  To clear the buffer write into this file: echo > trace
   trace_pipe\t\t- A consuming read to see the contents of the buffer
+\t\t\t  (here non-blocking: an empty buffer reads as nothing at once)
   buffer_size_kb\t- View and modify size of per cpu buffer
   buffer_total_size_kb  - view total size of all cpu buffers
+  per_cpu/\t\t- Directory with trace, trace_pipe and stats of each CPU's buffer
+  saved_cmdlines\t- The pid and comm of every task that hit an event
   tracing_on\t\t- A flag to enable writing to the buffer (1) or not (0)
   error_log\t- error log for failed commands (that support it)
   available_events\t- list of all events that can be enabled

@@ -9,9 +9,10 @@ import { kprobeProfile } from './kprobe-profile.js';
 import { MachineFetchContext } from './machine-fetch-context.js';
 import { machineProbeResolver, machineSymbolLookup } from './machine-probe-resolver.js';
 import { parseUlong } from './parse-switch.js';
+import { perCpuNode } from './per-cpu-dir.js';
 import type { ProbeSink } from './probe-sink.js';
 import { TraceFsError } from './trace-fs-error.js';
-import { dir, file, type TraceFsNode } from './trace-fs-node.js';
+import { dir, file, streamFile, type TraceFsNode } from './trace-fs-node.js';
 import { TRACEFS_README } from './trace-fs-readme.js';
 
 /** Where tracefs is mounted. */
@@ -20,6 +21,8 @@ export const TRACEFS_ROOT = '/sys/kernel/tracing';
 const DEBUGFS_TRACING = '/sys/kernel/debug/tracing';
 /** The kprobes debugfs directory. */
 export const DEBUGFS_KPROBES = '/sys/kernel/debug/kprobes';
+/** The `debug` sysctl directory (`/proc/sys/debug/kprobes-optimization` lives there in Linux). */
+const PROC_SYS_DEBUG = '/proc/sys/debug';
 
 const ROOT_FILES = [
   'README',
@@ -30,6 +33,8 @@ const ROOT_FILES = [
   'events',
   'kprobe_events',
   'kprobe_profile',
+  'per_cpu',
+  'saved_cmdlines',
   'trace',
   'trace_pipe',
   'tracing_on',
@@ -91,11 +96,31 @@ export class TraceFs {
     });
   }
 
+  /** `saved_cmdlines`: pid → comm of every task that hit an event. @see trace_find_cmdline() */
+  get savedCmdlines(): ReadonlyMap<number, string> {
+    return this.#cmdlines;
+  }
+
   /** Reads a file. ENOENT if it does not exist, EISDIR for a directory. */
   read(path: string): string {
     const node = this.#node(path);
     if (node.kind === 'dir') throw new TraceFsError('EISDIR', `${path} is a directory`);
     return node.read();
+  }
+
+  /**
+   * Reads a file as a stream of chunks whose concatenation is what {@link read} returns: `trace` and
+   * `trace_pipe` (and their `per_cpu` forms) format the buffer chunk by chunk, so a huge buffer never
+   * becomes one string; `trace_pipe` consumes records as chunks are taken. Other files give one chunk.
+   * Errors (ENOENT, EISDIR) are thrown by this call, not by the iteration.
+   *
+   * @example
+   * for (const chunk of fs.readChunks('trace')) process.stdout.write(chunk);
+   */
+  readChunks(path: string): Iterable<string> {
+    const node = this.#node(path);
+    if (node.kind === 'dir') throw new TraceFsError('EISDIR', `${path} is a directory`);
+    return node.chunks ? node.chunks() : [node.read()];
   }
 
   /** Writes a file (`>` by default, `>>` with `append`). */
@@ -119,20 +144,31 @@ export class TraceFs {
     return node;
   }
 
+  /**
+   * Resolves a path through the mount table: the kprobes debugfs directory, the `debug` sysctls, and
+   * tracefs at its mount point or the older debugfs alias (relative paths are tracefs paths).
+   */
   #lookup(path: string): TraceFsNode | undefined {
     const clean = path.replace(/\/+$/, '');
-    if (clean === DEBUGFS_KPROBES || clean.startsWith(`${DEBUGFS_KPROBES}/`)) {
-      return this.#kprobesDebugfs(clean.slice(DEBUGFS_KPROBES.length + 1));
+    for (const [mount, resolve] of this.#mounts) {
+      if (clean === mount) return resolve('');
+      if (clean.startsWith(`${mount}/`)) return resolve(clean.slice(mount.length + 1));
     }
-    let rel = clean;
-    for (const root of [TRACEFS_ROOT, DEBUGFS_TRACING]) {
-      if (clean === root) rel = '';
-      else if (clean.startsWith(`${root}/`)) rel = clean.slice(root.length + 1);
-    }
-    if (rel.startsWith('/')) return undefined;
+    return clean.startsWith('/') ? undefined : this.#tracefs(clean);
+  }
+
+  readonly #mounts: readonly (readonly [string, (rel: string) => TraceFsNode | undefined])[] = [
+    [DEBUGFS_KPROBES, (rel) => this.#kprobesDebugfs(rel)],
+    [PROC_SYS_DEBUG, (rel) => this.#procSysDebug(rel)],
+    [TRACEFS_ROOT, (rel) => this.#tracefs(rel)],
+    [DEBUGFS_TRACING, (rel) => this.#tracefs(rel)],
+  ];
+
+  #tracefs(rel: string): TraceFsNode | undefined {
     const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length === 0) return dir(() => ROOT_FILES.slice());
     if (parts[0] === 'events') return eventsNode(this.kprobes, this.kprobeEvents, parts.slice(1));
+    if (parts[0] === 'per_cpu') return perCpuNode(this.buffer, this.#formatter, parts.slice(1));
     return parts.length === 1 ? this.#rootFile(parts[0]) : undefined;
   }
 
@@ -147,14 +183,17 @@ export class TraceFs {
       case 'kprobe_profile':
         return file(() => kprobeProfile(this.kprobeEvents.probes));
       case 'trace':
-        return file(
-          () => this.#formatter.readTrace(buf),
+        return streamFile(
+          () => this.#formatter.traceChunks(buf),
           (_t, append) => {
             if (!append) buf.reset();
           },
         );
       case 'trace_pipe':
-        return file(() => this.#formatter.readPipe(buf));
+        // Non-blocking: an empty buffer reads as '' at once (the kernel's read blocks without O_NONBLOCK).
+        return streamFile(() => this.#formatter.pipeChunks(buf));
+      case 'saved_cmdlines':
+        return file(() => [...this.#cmdlines].map(([pid, comm]) => `${pid} ${comm}\n`).join(''));
       case 'error_log':
         return file(
           () => this.errorLog.show(),
@@ -184,6 +223,19 @@ export class TraceFs {
         return file(() => this.kprobeEvents.events.map((e) => `${e.group}:${e.name}\n`).join(''));
       case 'README':
         return file(() => TRACEFS_README);
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * `/proc/sys/debug`. The lead adds `kprobes-optimization` (read 0/1, write toggles the optimizer,
+   * as `proc_kprobes_optimization_handler()`) here once kprobes exposes the switch.
+   */
+  #procSysDebug(name: string): TraceFsNode | undefined {
+    switch (name) {
+      case '':
+        return dir(() => []);
       default:
         return undefined;
     }

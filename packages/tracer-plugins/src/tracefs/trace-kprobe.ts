@@ -1,3 +1,4 @@
+import { Reg } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
 import { type Kprobe, KprobeFlag, type Kprobes, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
 import type { EventFilter } from '../filter/event-filter.js';
@@ -7,7 +8,7 @@ import { TraceFlag } from '../trace-output/lat-fmt.js';
 import type { ProbeSink } from './probe-sink.js';
 
 /** x86-64 SysV integer argument registers (`regs_get_kernel_argument`). */
-const ARG_REGS = ['di', 'si', 'dx', 'cx', 'r8', 'r9'] as const;
+const ARG_REGS = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9] as const;
 
 /** Mutable hit header, reused for every hit of a probe. */
 interface HitScratch {
@@ -47,7 +48,8 @@ export class TraceKprobe {
   readonly #recorder: ProbeRecorder;
   readonly #hit: HitScratch = { pid: 0, flags: TraceFlag.IRQS_OFF, preemptCount: 0, ip: 0n, retIp: 0n };
   readonly #nEntryArgs: number;
-  readonly #entryArgs: bigint[];
+  #lastTask: unknown;
+  #lastComm = '';
 
   constructor(
     readonly def: ProbeDefinition,
@@ -57,7 +59,6 @@ export class TraceKprobe {
   ) {
     this.#recorder = new ProbeRecorder(def, eventId);
     this.#nEntryArgs = entryArgCount(def);
-    this.#entryArgs = new Array<bigint>(this.#nEntryArgs).fill(0n);
     const where: Kprobe =
       def.symbol !== undefined ? { symbolName: def.symbol, offset: def.offset } : { addr: def.address };
     if (def.kind === 'p') {
@@ -126,42 +127,64 @@ export class TraceKprobe {
     return 0;
   }
 
+  /** Saves `$argN` for the return probe in the instance's data, as 8-byte little-endian words. */
   #entryHandler(ri: KretprobeInstance, regs: PtRegs): number {
-    const view = new DataView(ri.data.buffer, ri.data.byteOffset, ri.data.byteLength);
-    const space = regs.cpu.addressSpace;
+    const data = ri.data;
+    const cpu = regs.cpu;
     for (let i = 0; i < this.#nEntryArgs; i++) {
-      const v = i < ARG_REGS.length ? regs.get(ARG_REGS[i]) : regs.argument(i, space);
-      view.setBigUint64(8 * i, v, true);
+      const at = 8 * i;
+      if (i < ARG_REGS.length) {
+        writeU32(data, at, cpu.R[ARG_REGS[i]]);
+        writeU32(data, at + 4, cpu.H[ARG_REGS[i]]);
+      } else {
+        const v = regs.argument(i, cpu.addressSpace);
+        writeU32(data, at, Number(v & 0xffffffffn));
+        writeU32(data, at + 4, Number(v >> 32n));
+      }
     }
     return 0;
   }
 
   #kretprobeDispatcher(ri: KretprobeInstance, regs: PtRegs): void {
     this.nhit++;
-    if (this.#nEntryArgs) {
-      const view = new DataView(ri.data.buffer, ri.data.byteOffset, ri.data.byteLength);
-      for (let i = 0; i < this.#nEntryArgs; i++) this.#entryArgs[i] = view.getBigUint64(8 * i, true);
-    }
     this.#hit.ip = this.kp.addr ?? 0n;
     this.#hit.retIp = ri.retAddr;
-    this.#commit(regs, this.#nEntryArgs ? this.#entryArgs : undefined);
+    this.#commit(regs, this.#nEntryArgs ? ri.data : undefined);
   }
 
   /**
-   * Step 1: fill the header from the current task. Step 2: evaluate the fetch args into a record.
-   * Step 3: drop it if the event's filter rejects it. Step 4: write it to this CPU's buffer at the
-   * CPU's virtual time.
+   * Step 1: fill the header from the current task. Step 2: measure the strings and reserve the record
+   * in this CPU's buffer at the CPU's virtual time. Step 3: evaluate the fetch args straight into the
+   * reservation. Step 4: commit it, or discard it if the event's filter rejects it.
+   *
+   * @see kernel/trace/trace_kprobe.c __kprobe_trace_func(), trace_event_buffer_commit(), __trace_event_discard_commit()
    */
-  #commit(regs: PtRegs, entryArgs: readonly bigint[] | undefined): void {
+  #commit(regs: PtRegs, entryArgs: Uint8Array | undefined): void {
     const { m, contexts, buffer, cmdlines } = this.sink;
     if (!buffer.tracingOn) return;
     const cpu = regs.cpu.id;
     const task = m.sched.current[cpu];
     const hit = this.#hit;
     hit.pid = task?.pid ?? 0;
-    if (task && cmdlines.get(task.pid) !== task.comm) cmdlines.set(task.pid, task.comm);
-    const record = this.#recorder.record(contexts[cpu].at(regs, entryArgs), hit as ProbeHit);
-    if (!this.filter.match(record, 0)) return;
-    buffer.write(cpu, m.clock(cpu), record);
+    // trace_save_cmdline(): the map is touched only when the task or its comm changed since last hit.
+    if (task !== undefined && (task !== this.#lastTask || task.comm !== this.#lastComm)) {
+      this.#lastTask = task;
+      this.#lastComm = task.comm;
+      if (cmdlines.get(task.pid) !== task.comm) cmdlines.set(task.pid, task.comm);
+    }
+    const src = contexts[cpu].at(regs, entryArgs);
+    const recorder = this.#recorder;
+    const ev = buffer.reserve(cpu, recorder.fixedSize + recorder.dataSize(src), m.clock(cpu));
+    if (ev === undefined) return;
+    recorder.store(src, hit as ProbeHit, ev.bytes, ev.view, ev.offset);
+    if (this.filter.match(ev.bytes, ev.offset)) buffer.commit(cpu);
+    else buffer.discard(cpu);
   }
+}
+
+function writeU32(data: Uint8Array, at: number, v: number): void {
+  data[at] = v;
+  data[at + 1] = v >>> 8;
+  data[at + 2] = v >>> 16;
+  data[at + 3] = v >>> 24;
 }

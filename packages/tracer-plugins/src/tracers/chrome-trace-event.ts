@@ -13,7 +13,7 @@ export interface ChromeTraceEvent {
   readonly dur?: number;
   readonly cat?: string;
   readonly s?: 't';
-  readonly args?: Readonly<Record<string, string | number>>;
+  readonly args?: Readonly<Record<string, string | number | readonly (string | number)[]>>;
 }
 
 /** The JSON object format: `traceEvents` plus display options; what Perfetto UI and chrome://tracing open. */

@@ -9,7 +9,7 @@ function parse(text: string): ChromeTraceDocument {
 }
 
 describe(ChromeTrace, () => {
-  it('should emit valid Chrome Trace JSON with X events per task for kretprobes and i events for kprobes', async () => {
+  it('should emit valid Chrome Trace JSON: B/E pairs per CPU and task for kretprobes, i events for kprobes', async () => {
     const { m, host } = await bootTracerHost();
     host.start('chrome-trace', ['vfs_read', 'p:do_sys_open']);
     run(m, ['cat', '/etc/motd']);
@@ -18,30 +18,28 @@ describe(ChromeTrace, () => {
     expect(report.format).toBe('json');
     const doc = parse(report.text);
     expect(doc.displayTimeUnit).toBe('ns');
-    const cat = doc.traceEvents.find((e) => e.ph === 'M' && e.name === 'process_name' && e.args?.name === 'cat');
-    expect(cat).toBeDefined();
-    const pid = cat?.pid;
+    expect(doc.traceEvents).toContainEqual({ name: 'process_name', ph: 'M', pid: 0, tid: 0, args: { name: 'CPU 0' } });
+    const thread = doc.traceEvents.find((e) => e.name === 'thread_name' && String(e.args?.name).startsWith('cat-'));
+    const tid = thread?.tid;
+    expect(thread?.args?.name).toBe(`cat-${tid}`);
     const opens = doc.traceEvents.filter((e) => e.name === 'do_sys_open');
-    expect(opens).toEqual([
-      expect.objectContaining({ ph: 'i', s: 't', cat: 'kprobe', pid, tid: pid, args: { cpu: 0 } }),
-    ]);
+    expect(opens).toEqual([expect.objectContaining({ ph: 'i', s: 't', cat: 'kprobe', pid: 0, tid })]);
     const reads = doc.traceEvents.filter((e) => e.name === 'vfs_read');
     expect(reads.length).toBeGreaterThan(0);
-    for (const r of reads) {
-      expect(r).toMatchObject({ ph: 'X', cat: 'kretprobe', pid, tid: pid });
-      expect(r.dur).toBeGreaterThan(0);
-    }
+    expect(reads.map((e) => e.ph)).toEqual(reads.flatMap((_e, i) => (i % 2 === 0 ? ['B'] : ['E'])));
+    for (let i = 0; i < reads.length; i += 2) expect(reads[i + 1].ts ?? 0).toBeGreaterThan(reads[i].ts ?? 0);
     // cat opens the file before reading it.
     expect(opens[0].ts ?? 0).toBeLessThan(reads[0].ts ?? 0);
   });
 
-  it('should time calls exactly as funclatency does (same kretprobe entry data, same clock)', async () => {
+  it('should time calls exactly as funclatency does with --complete (X events)', async () => {
     const { m, host } = await bootTracerHost(2);
-    host.start('chrome-trace', ['sys_fork', 'vfs_read']);
+    host.start('chrome-trace', ['--complete', 'sys_fork', 'vfs_read']);
     host.start('funclatency', ['sys_fork', 'vfs_read']);
     run(m, ['fork'], ['cat', '/etc/motd']);
     host.stop();
     const events = parse(host.report('chrome-trace').text).traceEvents;
+    expect(events.some((e) => e.ph === 'B' || e.ph === 'E')).toBe(false);
     const lat = host.report('funclatency').text;
     for (const f of ['sys_fork', 'vfs_read']) {
       const xs = events.filter((e: ChromeTraceEvent) => e.name === f && e.ph === 'X');
@@ -54,7 +52,7 @@ describe(ChromeTrace, () => {
 
   it('should put forks on the forking task and name each task track after its comm', async () => {
     const { m, host } = await bootTracerHost(2);
-    host.start('chrome-trace', ['sys_fork', 'p:sys_getpid']);
+    host.start('chrome-trace', ['--complete', 'sys_fork', 'p:sys_getpid']);
     run(m, ['fork']);
     const events = parse(host.report('chrome-trace').text).traceEvents;
     const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [e.tid, e.args?.name]));

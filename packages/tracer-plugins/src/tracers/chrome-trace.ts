@@ -1,34 +1,33 @@
 import type { Machine, PtRegs } from '@int3/kernel';
-import type { Kprobe, Kprobes, Kretprobe, KretprobeInstance } from '@int3/kprobes';
+import type { Kprobe, Kprobes, Kretprobe } from '@int3/kprobes';
 import { injectable } from 'inversify';
 import type { Tracer, TracerReport } from '../plugins/tracer.js';
-import type { TracerClock } from '../plugins/tracer-clock.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
-import type { ChromeTraceDocument, ChromeTraceEvent } from './chrome-trace-event.js';
+import { ChromeTraceBuilder } from './chrome-trace-builder.js';
+import type { ChromeTraceDocument } from './chrome-trace-event.js';
 
-const f64 = new Float64Array(1);
-const f64Bytes = new Uint8Array(f64.buffer);
-
-/** A hit, kept as numbers until the report (ts/dur in virtual ns). */
+/** A hit, kept as numbers until the report (ts in virtual ns). */
 interface Hit {
+  readonly kind: 'entry' | 'return' | 'instant';
   readonly func: string;
-  readonly kind: 'X' | 'i';
   readonly ts: number;
-  readonly dur: number;
   readonly cpu: number;
   readonly pid: number;
-  readonly tgid: number;
 }
+
+/** The argument that selects `X` complete events instead of `B`/`E` pairs. */
+const COMPLETE_FLAG = '--complete';
 
 /**
  * chrome-trace: records kernel function calls as Chrome Trace Event JSON that Perfetto UI opens. A
- * plain name is traced with a kretprobe — entry time in the instance's data, one complete (`X`) event
- * per call at return, so begin and end always pair — and `p:NAME` with a kprobe, one instant event per
- * hit. Events go on the task's track (pid = tgid, tid = pid, named after `comm`) with the CPU in `args`.
+ * plain name is traced with a kretprobe — its entry handler marks the entry, its handler the return,
+ * written as a `B`/`E` pair (or one `X` complete event with `--complete`) — and `p:NAME` with a
+ * kprobe, one instant event per hit. Tracks are per CPU (`pid`) and task (`tid`), named by metadata
+ * events; see {@link ChromeTraceBuilder}.
  *
  * @see https://perfetto.dev/docs/getting-started/other-formats (JSON trace format)
  * @example
- * host.start('chrome-trace', ['vfs_read', 'p:do_sys_open']);
+ * host.start('chrome-trace', ['vfs_read', 'p:do_sys_open', '--complete']);
  * writeFileSync('trace.json', host.report('chrome-trace').text);
  */
 @injectable()
@@ -36,22 +35,25 @@ export class ChromeTrace implements Tracer {
   readonly name = 'chrome-trace';
   readonly #hits: Hit[] = [];
   readonly #comms = new Map<number, string>();
+  #complete = false;
   #kprobes: Kprobes | undefined;
   #kps: Kprobe[] = [];
   #rps: Kretprobe[] = [];
 
   start(ctx: TracerContext): void {
-    if (ctx.args.length === 0)
-      throw new Error('usage: chrome-trace FUNCTION|p:FUNCTION... (e.g. vfs_read p:do_sys_open)');
+    const funcs = ctx.args.filter((a) => a !== COMPLETE_FLAG);
+    if (funcs.length === 0)
+      throw new Error('usage: chrome-trace [--complete] FUNCTION|p:FUNCTION... (e.g. vfs_read p:do_sys_open)');
+    this.#complete = ctx.args.includes(COMPLETE_FLAG);
     this.#kprobes = ctx.kprobes;
     const { machine: m, clock } = ctx;
-    for (const arg of ctx.args) {
+    for (const arg of funcs) {
       if (arg.startsWith('p:')) {
         const func = arg.slice(2);
         const kp: Kprobe = {
           symbolName: func,
           preHandler: (_p, regs) => {
-            this.#push(m, regs, func, 'i', clock.now(regs.cpu.id), 0);
+            this.#push(m, regs, func, 'instant', clock.now(regs.cpu.id));
             return 0;
           },
         };
@@ -62,9 +64,11 @@ export class ChromeTrace implements Tracer {
       const func = arg.startsWith('r:') ? arg.slice(2) : arg;
       const rp: Kretprobe = {
         kp: { symbolName: func },
-        dataSize: 8,
-        entryHandler: (ri, regs) => this.#entry(ri, regs, clock),
-        handler: (ri, regs) => this.#return(ri, regs, m, clock, func),
+        entryHandler: (_ri, regs) => {
+          this.#push(m, regs, func, 'entry', clock.now(regs.cpu.id));
+          return 0;
+        },
+        handler: (_ri, regs) => this.#push(m, regs, func, 'return', clock.now(regs.cpu.id)),
       };
       ctx.kprobes.registerKretprobe(rp);
       this.#rps.push(rp);
@@ -81,70 +85,34 @@ export class ChromeTrace implements Tracer {
     this.#kprobes = undefined;
   }
 
-  /** The trace as a Chrome Trace Event document, events sorted by time after the metadata. */
+  /** The trace as a Chrome Trace Event document: metadata, then the events in time order. */
   document(): ChromeTraceDocument {
-    const meta: ChromeTraceEvent[] = [];
-    const tasks = new Map<number, number>();
-    for (const h of this.#hits) tasks.set(h.pid, h.tgid);
-    for (const [pid, tgid] of [...tasks].sort((a, b) => a[0] - b[0])) {
-      const comm = this.#comms.get(pid) ?? '<idle>';
-      if (pid === tgid) meta.push({ name: 'process_name', ph: 'M', pid: tgid, tid: pid, args: { name: comm } });
-      meta.push({ name: 'thread_name', ph: 'M', pid: tgid, tid: pid, args: { name: `${comm}-${pid}` } });
+    const builder = new ChromeTraceBuilder({ complete: this.#complete });
+    // Hits arrive in time order per CPU; merge CPUs by time (stable, so same-time hits keep their order).
+    const hits = [...this.#hits].sort((a, b) => a.ts - b.ts);
+    for (const h of hits) {
+      builder.add({
+        kind: h.kind,
+        name: h.func,
+        cat: h.kind === 'instant' ? 'kprobe' : 'kretprobe',
+        ts: h.ts,
+        cpu: h.cpu,
+        tid: h.pid,
+        comm: h.pid === 0 ? '<idle>' : (this.#comms.get(h.pid) ?? '<...>'),
+      });
     }
-    const hits = [...this.#hits].sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-    const events = hits.map(
-      (h): ChromeTraceEvent =>
-        h.kind === 'X'
-          ? {
-              name: h.func,
-              cat: 'kretprobe',
-              ph: 'X',
-              ts: h.ts / 1000,
-              dur: h.dur / 1000,
-              pid: h.tgid,
-              tid: h.pid,
-              args: { cpu: h.cpu },
-            }
-          : {
-              name: h.func,
-              cat: 'kprobe',
-              ph: 'i',
-              s: 't',
-              ts: h.ts / 1000,
-              pid: h.tgid,
-              tid: h.pid,
-              args: { cpu: h.cpu },
-            },
-    );
-    return {
-      traceEvents: [...meta, ...events],
-      displayTimeUnit: 'ns',
-      otherData: { tool: 'int3 chrome-trace', clock: 'virtual' },
-    };
+    return builder.document();
   }
 
   report(): TracerReport {
     return { format: 'json', text: `${JSON.stringify(this.document())}\n` };
   }
 
-  #entry(ri: KretprobeInstance, regs: PtRegs, clock: TracerClock): number {
-    f64[0] = clock.now(regs.cpu.id);
-    ri.data.set(f64Bytes);
-    return 0;
-  }
-
-  #return(ri: KretprobeInstance, regs: PtRegs, m: Machine, clock: TracerClock, func: string): void {
-    const d = ri.data;
-    for (let i = 0; i < 8; i++) f64Bytes[i] = d[i];
-    const entry = f64[0];
-    this.#push(m, regs, func, 'X', entry, Math.max(0, clock.now(regs.cpu.id) - entry));
-  }
-
-  #push(m: Machine, regs: PtRegs, func: string, kind: 'X' | 'i', ts: number, dur: number): void {
+  #push(m: Machine, regs: PtRegs, func: string, kind: Hit['kind'], ts: number): void {
     const cpu = regs.cpu.id;
     const task = m.sched.current[cpu];
     const pid = task?.pid ?? 0;
     if (task && this.#comms.get(pid) !== task.comm) this.#comms.set(pid, task.comm);
-    this.#hits.push({ func, kind, ts, dur, cpu, pid, tgid: task?.tgid ?? 0 });
+    this.#hits.push({ kind, func, ts, cpu, pid });
   }
 }
