@@ -1,5 +1,8 @@
-/** Why a command stopped: a bad command line or input file (exit 2), or a run that failed (exit 1). */
-export type CliErrorKind = 'usage' | 'failure';
+/**
+ * Why a command stopped: a bad command line or input file (exit 2), a run that failed (exit 1), or a
+ * run Ctrl-C stopped (exit 130, after printing what was recorded).
+ */
+export type CliErrorKind = 'usage' | 'failure' | 'interrupted';
 
 /**
  * The one error type commands throw for expected outcomes; `bin.ts` prints its message as a single line
@@ -21,8 +24,8 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 
-  /** 2 for a usage error, 1 for a failed run. */
-  get exitCode(): 1 | 2 {
-    return this.kind === 'usage' ? 2 : 1;
+  /** 2 for a usage error, 1 for a failed run, 130 for an interrupted one. */
+  get exitCode(): 1 | 2 | 130 {
+    return this.kind === 'usage' ? 2 : this.kind === 'interrupted' ? 130 : 1;
   }
 }

@@ -18,7 +18,7 @@ describe(createProgram, () => {
       expect(command).toBeDefined();
       let help = '';
       command!.configureOutput({ writeOut: (s) => (help += s) }).outputHelp();
-      expect(help).toContain('Example:');
+      expect(help).toMatch(/Examples?:\n {2}\$ int3 /);
     }
   });
 });

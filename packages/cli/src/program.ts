@@ -9,23 +9,39 @@ import { registerReplayCommand } from './commands/replay-command.js';
 import { registerSymsCommand } from './commands/syms-command.js';
 import { registerTraceCommand } from './commands/trace-command.js';
 import { registerTracefsCommand } from './commands/tracefs-command.js';
+import { attachEnvironment, type CliEnvironment, processEnvironment } from './runtime/cli-environment.js';
+import { addGlobalOptions } from './runtime/global-options.js';
 
 /** The version printed by `int3 --version`. */
 export const VERSION = '0.1.0';
 
+const EXAMPLES = `
+Examples:
+  $ int3 demo                                        # kprobes in one screen
+  $ int3 trace -e 'p:open do_sys_open filename=+0(%si):string' --run 'cat /etc/motd'
+  $ int3 tracefs                                     # echo > kprobe_events, cat trace, as in the docs
+  $ int3 record -o run.int3log --run dd && int3 replay run.int3log -e 'p:bio submit_bio'
+
+Global options go before or after the command. Colours only on a terminal (NO_COLOR, --no-color).
+Exit status: 0 ok, 1 the run failed, 2 usage error, 130 interrupted (Ctrl-C).`;
+
 /**
  * Builds the `int3` command line. Commands register themselves here; `bin.ts` only parses argv.
- * Parse errors throw (exitOverride) so `bin.ts` decides the exit code; subcommands inherit that.
+ * Parse errors throw (exitOverride) so `bin.ts` decides the exit code; subcommands inherit that. The
+ * environment (terminals, Ctrl-C, directory) is the process's unless a test passes its own.
  *
  * @example
  * await createProgram().parseAsync(['node', 'int3', '--version']);
  */
-export function createProgram(): Command {
+export function createProgram(environment: CliEnvironment = processEnvironment()): Command {
   const program = new Command('int3')
     .description('Linux kprobes on an emulated x86-64 kernel: trace, record, replay')
     .version(VERSION, '--version', 'print the version')
     .exitOverride()
-    .showHelpAfterError('(add --help for usage and an example)');
+    .showHelpAfterError('(add --help for usage and an example)')
+    .addHelpText('after', EXAMPLES);
+  attachEnvironment(program, environment);
+  addGlobalOptions(program);
   registerTraceCommand(program);
   registerRecordCommand(program);
   registerReplayCommand(program);

@@ -48,7 +48,7 @@ describe('int3 trace', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       [
-        "bad probe definition 'p:open do_sys_opn': No such file or directory (see 'int3 trace --help')",
+        "bad probe definition 'p:open do_sys_opn': No such file or directory; unknown symbol 'do_sys_opn', did you mean do_sys_open, do_sys_openat2? (see 'int3 trace --help')",
         'trace_kprobe: error: Invalid probed address or symbol',
         '  Command: p:open do_sys_opn',
         '                  ^',

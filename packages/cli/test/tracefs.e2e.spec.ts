@@ -58,7 +58,7 @@ describe('int3 tracefs', () => {
       'echo: write error: Device or resource busy',
       'echo: write error: File exists',
       'echo: write error: No such file or directory',
-      'int3: frobnicate: command not found (echo, cat, ls, run, sleep, insmod, rmmod)',
+      'int3: frobnicate: command not found (echo, cat, ls, run, call, sleep, insmod, rmmod)',
     ]);
     expect(r.stdout).toMatch(
       /trace_kprobe: error: Invalid probed address or symbol\n {2}Command: p:bad do_sys_opn\n {17}\^/,
@@ -69,5 +69,23 @@ describe('int3 tracefs', () => {
     const r = int3(['tracefs', '--script', '/nonexistent/x.sh']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^cannot read script '\/nonexistent\/x\.sh'/);
+  });
+});
+
+describe('int3 tracefs call', () => {
+  it('should call a kernel function and print return: <decimal>, the probes on it firing', () => {
+    const script = [
+      "echo 'p:len strlen s=+0(%di):string' > kprobe_events",
+      'echo 1 > events/kprobes/len/enable',
+      'call strlen str:hello',
+      'cat trace_pipe',
+      'call strln str:x',
+    ].join('\n');
+    const r = int3(['tracefs'], script);
+    expect(r.status).toBe(1);
+    const out = lines(r.stdout);
+    expect(out[0]).toBe('return: 5');
+    expect(out[1]).toMatch(/ len: \(strlen\+0x0\/0x[0-9a-f]+\) s="hello"$/);
+    expect(r.stderr).toMatch(/^call: unknown kernel symbol 'strln'; did you mean strlen/);
   });
 });

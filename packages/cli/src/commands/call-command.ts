@@ -1,23 +1,35 @@
 import { ElfError, MemoryError } from '@int3/cpu';
 import type { Command } from 'commander';
+import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
 import { describeStop } from '../call/describe-stop.js';
 import { callGuestFunction } from '../call/guest-call.js';
 import { loadImage } from '../call/load-image.js';
 import { parseCallArgument, parseCount } from '../call/parse-call-argument.js';
 import { resolveFunction } from '../call/resolve-function.js';
 import { CliError } from '../cli-error.js';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
+import { defineEvents } from '../tracing/run-trace.js';
+import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
+import { CommonOptions } from './common-options.js';
 
 const EXAMPLE = `
 Arguments: decimal (42, -1 as two's complement), 0x hex, str:TEXT (pointer to a NUL-terminated copy),
 buf:N (pointer to N zero bytes). Up to six, passed in rdi, rsi, rdx, rcx, r8, r9; after --, an
 argument is never read as an option (int3 call f -- -0x10).
 
-Example:
+With -e, the function is one of the booted sample kernel (not of an image): the kprobe events are
+defined and enabled for the call, and their trace lines are printed before the return: line.
+
+Examples:
   $ int3 call div_s64 -100 7
   return: 18446744073709551602
   $ int3 call --json hash_crc32 str:123456789 9
   {"return":"3421780262","instructions":646}
+  $ int3 call -e 'p:len strlen s=+0(%di):string' strlen str:hello
+          <idle>-0       [000] d....     0.000009: len: (strlen+0x0/0x30) s="hello"
+  return: 5
 
 Exit status: 0 returned, 1 guest fault or --max-insns exhausted, 2 bad argument or image.`;
 
@@ -26,6 +38,7 @@ interface CallOptions {
   image?: string;
   json?: boolean;
   maxInsns: string;
+  event?: string[];
 }
 
 /**
@@ -41,10 +54,39 @@ export function registerCallCommand(program: Command): void {
     .option('--image <elf>', 'ET_EXEC image to load (default: the @int3/cpu sample image)')
     .option('--json', 'print {"return":"<decimal>","instructions":<count>} instead')
     .option('--max-insns <n>', 'give up after this many instructions', '1e9')
+    .addOption(CommonOptions.event('trace this kprobe_events line during a call of a kernel function (repeatable)'))
     .addHelpText('after', EXAMPLE)
-    .action((symbol: string, rawArgs: string[], options: CallOptions, command: Command) => {
-      runCall(command, symbol, rawArgs, options);
+    .action(async (symbol: string, rawArgs: string[], options: CallOptions, command: Command) => {
+      if (options.event === undefined) runCall(command, symbol, rawArgs, options);
+      else await runTracedKernelCall(command, symbol, rawArgs, options);
     });
+}
+
+/** `call -e DEF… SYMBOL ARGS…`: boots the sample kernel, defines and enables the events, calls, prints. */
+async function runTracedKernelCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions) {
+  if (rawArgs.length > 6) throw new CliError('usage', `too many arguments (${rawArgs.length}); at most 6`, 'call');
+  if (options.image !== undefined) {
+    throw new CliError(
+      'usage',
+      '-e traces a kernel function: --image (a freestanding ELF) does not go with it',
+      'call',
+    );
+  }
+  const image = readKernelImage(undefined, 'call');
+  const c = createCliContainer(command, () => createTracedSession(image, 1));
+  const t = c.get<TracedSession>(CliTokens.TracedSession);
+  resolveKernelFunction(t, symbol, 'call');
+  const args = rawArgs.map(parseCallArgument);
+  defineEvents(t, { definitions: options.event ?? [], filters: [] }, 'call');
+  const call = callKernelFunction(t, symbol, args, 'call');
+  const lines = t.fs.read('trace_pipe');
+  const value = call.value.toString();
+  writeOut(
+    command,
+    options.json
+      ? `${JSON.stringify({ return: value, instructions: call.instructions, trace: lines.split('\n').filter((l) => l !== '') })}\n`
+      : `${lines}return: ${value}\n`,
+  );
 }
 
 function runCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions): void {

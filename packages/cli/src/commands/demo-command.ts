@@ -4,9 +4,13 @@ import type { TrapEvent } from '@int3/cpu';
 import { IMAGE_DIR } from '@int3/kernel';
 import type { KprobeEvent } from '@int3/kprobes';
 import type { Command } from 'commander';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
+import { Style, type Terminal } from '../runtime/terminal.js';
 import { checkOutcome, defineEvents, runWorkloads } from '../tracing/run-trace.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
+import { CommonOptions } from './common-options.js';
 
 /** The seed modules: a kprobe on `__blockdev_direct_IO`, a jprobe on `ip_queue_xmit`, a kretprobe on `sys_mkdir`. */
 const MODULES = ['kprobe_example.ko', 'jprobe_example.ko', 'kretprobe_example.ko'];
@@ -30,10 +34,14 @@ export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description('kprobes in one screen: seed modules, kprobe events, workloads, the mechanism of a hit')
-    .option('--image <vmlinux>', 'kernel image (default: the sample kernel)')
+    .addOption(CommonOptions.image())
     .addHelpText('after', '\nExample:\n  $ int3 demo | less')
     .action((options: { image?: string }, command: Command) => {
-      writeOut(command, runDemo(createTracedSession(readKernelImage(options.image, 'demo'), 2)));
+      const image = readKernelImage(options.image, 'demo');
+      const c = createCliContainer(command, () => createTracedSession(image, 2));
+      const terminal = c.get<Terminal>(CliTokens.Terminal);
+      const out = runDemo(c.get<TracedSession>(CliTokens.TracedSession));
+      writeOut(command, paintHeadings(out, terminal));
     });
 }
 
@@ -93,6 +101,12 @@ function kretprobeHit(timeline: readonly (KprobeEvent | TrapEvent)[], sym: (a: b
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The demo's section headings (`# …` lines and the title) in bold on a terminal. */
+function paintHeadings(text: string, terminal: Terminal): string {
+  if (!terminal.colorOut) return text;
+  return text.replace(/^(int3 demo:.*|kprobe_events:|# .*)$/gm, (line) => terminal.paintOut(Style.bold, line));
 }
 
 function isTrap(e: KprobeEvent | TrapEvent): e is TrapEvent {

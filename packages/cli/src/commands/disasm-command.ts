@@ -1,7 +1,7 @@
-import { disassemble } from '@int3/cpu';
 import type { Command } from 'commander';
 import { suggestNames } from '../call/suggest-names.js';
 import { CliError } from '../cli-error.js';
+import { formatDisassembly } from '../inspect/format-disassembly.js';
 import { addInspectOptions, bootTraced, type InspectOptions } from '../tracing/boot-traced.js';
 import { writeOut } from '../write-out.js';
 
@@ -25,31 +25,24 @@ export function registerDisasmCommand(program: Command): void {
       'after',
       "\nExample:\n  $ int3 disasm do_sys_open -e 'p do_sys_open+4'\n  ffffffff81001c84:  ...  <- kprobe (armed; copy at slot 0x...)",
     )
-    .action((symbol: string, options: InspectOptions, cmd: Command) => {
-      const t = bootTraced(options, 'disasm');
+    .action(async (symbol: string, options: InspectOptions, cmd: Command) => {
+      const t = await bootTraced(cmd, options, 'disasm');
       const m = t.session.machine;
       const sym = m.kallsyms.lookupName(symbol);
       if (sym === undefined) {
         const near = suggestNames(
           symbol,
-          m.kallsyms.all().map((s) => s.name),
+          m.kallsyms
+            .all()
+            .filter((s) => s.type === 'T' || s.type === 't')
+            .map((s) => s.name),
         );
         const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : '';
         throw new CliError('usage', `unknown kernel symbol '${symbol}'${hint}`, 'disasm');
       }
       const size = Math.min(sym.size || 64, MAX_BYTES);
-      const bytes = m.space.read(sym.address, size).slice();
-      // Show the original instructions: an armed probe's int3 stands over the first byte.
-      const sites = [...t.kprobes.sites()].filter((s) => s.addr >= sym.address && s.addr < sym.address + BigInt(size));
-      for (const s of sites) if (s.armed) bytes[Number(s.addr - sym.address)] = s.arch.opcode;
-      let out = `${sym.address.toString(16)} <${sym.name}>:\n`;
-      for (const insn of disassemble(bytes, sym.address)) {
-        const site = sites.find((s) => s.addr === insn.address);
-        const mark = site
-          ? `  <- kprobe (${site.armed ? 'armed: int3 in place' : 'disarmed'}; copy at slot 0x${site.arch.slot.toString(16)})`
-          : '';
-        out += `  ${insn.address.toString(16)}:  ${insn.bytes.padEnd(24)} ${insn.text}${mark}\n`;
-      }
+      const lines = formatDisassembly(m.space, t.kprobes, { start: sym.address, size });
+      const out = `${sym.address.toString(16)} <${sym.name}>:\n${lines.map((l) => `${l}\n`).join('')}`;
       writeOut(cmd, out);
     });
 }

@@ -8,7 +8,7 @@ export function registerDmesgCommand(program: Command): void {
     program.command('dmesg').description('print the kernel log (printk) after boot and any --run workloads'),
   )
     .addHelpText('after', "\nExample:\n  $ int3 dmesg --run 'fault'\n  [    0.000000] Linux version ...")
-    .action((options: InspectOptions, cmd: Command) => {
-      writeOut(cmd, bootTraced(options, 'dmesg').session.machine.printk.dmesg());
+    .action(async (options: InspectOptions, cmd: Command) => {
+      writeOut(cmd, (await bootTraced(cmd, options, 'dmesg')).session.machine.printk.dmesg());
     });
 }

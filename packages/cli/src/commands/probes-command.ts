@@ -19,10 +19,10 @@ export function registerProbesCommand(program: Command): void {
     .argument('<what>', 'list or blacklist');
   addInspectOptions(command)
     .addHelpText('after', EXAMPLE)
-    .action((what: string, options: InspectOptions, cmd: Command) => {
+    .action(async (what: string, options: InspectOptions, cmd: Command) => {
       if (what !== 'list' && what !== 'blacklist') {
         throw new CliError('usage', `unknown 'probes ${what}': expected list or blacklist`, 'probes');
       }
-      writeOut(cmd, bootTraced(options, 'probes').fs.read(`/sys/kernel/debug/kprobes/${what}`));
+      writeOut(cmd, (await bootTraced(cmd, options, 'probes')).fs.read(`/sys/kernel/debug/kprobes/${what}`));
     });
 }

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import type { TraceOptions } from '../tracing/trace-plan.js';
-import { writeOut } from '../write-out.js';
-import { traceRun, writeFile } from './trace-command.js';
+import { printTrace, traceRun, writeFile } from './trace-command.js';
 
 const EXAMPLE = `
 Example:
   $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'cat /etc/motd'
   $ int3 replay run.int3log                          # the same lines, byte for byte
-  $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'   # probes added after the fact`;
+  $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'   # probes added after the fact
+  $ int3 replay run.int3log --at 120                 # registers, task and code at event 120
+
+Ctrl-C stops the run; the log written holds the run up to there and replays as such (exit 130).`;
 
 /**
  * Registers `int3 record -o <log> [trace options]`: runs exactly as `int3 trace` (same output) and
@@ -21,10 +23,10 @@ export function registerRecordCommand(program: Command): void {
     .requiredOption('-o, --output <log>', 'the event log to write (e.g. run.int3log)');
   addTraceOptions(command)
     .addHelpText('after', EXAMPLE)
-    .action((options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
-      const { traced, text, failure } = traceRun(options, 'record');
-      writeFile(options.output, traced.session.text());
-      writeOut(cmd, text);
-      if (failure) throw failure;
+    .action(async (options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
+      const result = await traceRun(cmd, { ...options, output: undefined }, 'record');
+      writeFile(options.output, result.traced.session.text());
+      printTrace(cmd, result, undefined);
+      if (result.failure) throw result.failure;
     });
 }

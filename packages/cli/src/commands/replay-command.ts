@@ -1,53 +1,138 @@
 import { readFileSync } from 'node:fs';
+import { decodeLog, KernelError, type LogEntry } from '@int3/kernel';
+import type { TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
+import { describeMachineAt } from '../inspect/describe-machine-at.js';
+import { globalOptions } from '../runtime/global-options.js';
+import type { Interrupt } from '../runtime/interrupt.js';
+import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
+import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
+import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
 import { checkOutcome, defineEvents, renderTrace } from '../tracing/run-trace.js';
 import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
-import { readKernelImage, replayTracedSession } from '../tracing/traced-session.js';
+import {
+  type KernelImageFile,
+  readKernelImage,
+  replayTracedSession,
+  type TracedSession,
+} from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
+import { CommonOptions } from './common-options.js';
+import { printTrace } from './trace-command.js';
 
 const EXAMPLE = `
 Without -e, the state hash of every checkpoint is verified and the trace printed is byte for byte the
-one the recorded run printed. With -e, the new events are defined and enabled at time zero, before
-the recorded inputs: instrumentation costs no virtual time, so their lines are those a live run with
-them would have printed.
+one the recorded run printed. With -e (or --plugin), the new events are defined and enabled at time
+zero, before the recorded inputs: instrumentation costs no virtual time, so their lines are those a
+live run with them would have printed.
 
-Example:
+--at N stops right after event N of the log (N = 0 is the config entry; event N is line N + 2 of the
+file) and prints that event, the registers of the CPU it happened on, its task and the code at rip.
+
+Examples:
   $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'mkdir /tmp/x'
-  $ int3 replay run.int3log -e 'r:mkdir sys_mkdir $retval'`;
+  $ int3 replay run.int3log -e 'r:mkdir sys_mkdir $retval'
+  $ int3 replay run.int3log --at 42
+  event 42 of 311: trap:raised ...`;
 
-/** Registers `int3 replay <log> [-e <def>…] [--filter e=expr]… [--format text|json] [--image <vmlinux>]`. */
+/** Options of `int3 replay`. */
+interface ReplayOptions extends TraceOptions {
+  readonly image?: string;
+  readonly at?: string;
+}
+
+/**
+ * Registers `int3 replay <log> [-e <def>…] [--filter e=expr]… [--format text|json|chrome]
+ * [--at <event#>] [--image <vmlinux>]`.
+ */
 export function registerReplayCommand(program: Command): void {
   const command = program
     .command('replay')
-    .description('replay a recorded run, optionally with probes added after the fact')
+    .description('replay a recorded run, optionally with probes added after the fact, or stop at an event')
     .argument('<log>', 'an event log written by int3 record')
-    .option('--image <vmlinux>', 'the kernel image the log was recorded with (default: the sample kernel)');
+    .addOption(CommonOptions.image('the kernel image the log was recorded with (default: the sample kernel)'))
+    .option('--at <event#>', 'stop right after this event of the log and show registers, task and code');
   addTraceOptions(command, true)
     .addHelpText('after', EXAMPLE)
-    .action((logPath: string, options: TraceOptions & { image?: string }, cmd: Command) => {
+    .action(async (logPath: string, options: ReplayOptions, cmd: Command) => {
       const plan = parseTracePlan({ ...options, run: [] }, 'replay');
-      let log: Uint8Array;
-      try {
-        log = new Uint8Array(readFileSync(logPath));
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        throw new CliError(
-          'usage',
-          `cannot read log '${logPath}': ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-          'replay',
-        );
+      const log = readLog(logPath);
+      const image = readKernelImage(options.image, 'replay');
+      if (options.at !== undefined) {
+        if (plan.definitions.length > 0 || plan.filters.length > 0 || globalOptions(cmd).plugins.length > 0) {
+          throw new CliError('usage', '--at shows the recorded run: it takes no -e, --filter or --plugin', 'replay');
+        }
+        writeOut(cmd, replayAt(log, logPath, image, options.at));
+        return;
       }
-      const extra = plan.definitions.length > 0 || plan.filters.length > 0;
-      const traced = replayTracedSession(
-        log,
-        logPath,
-        readKernelImage(options.image, 'replay'),
-        extra ? (t) => defineEvents(t, plan, 'replay') : undefined,
+      const entries = decodeEntries(log, logPath);
+      const extra = plan.definitions.length > 0 || plan.filters.length > 0 || globalOptions(cmd).plugins.length > 0;
+      // Step 1: boot from the log's config, stopped before its first input.
+      const c = createCliContainer(cmd, () => replayTracedSession(log, logPath, image, -1));
+      const traced = c.get<TracedSession>(CliTokens.TracedSession);
+      const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
+      const terminal = c.get<Terminal>(CliTokens.Terminal);
+      // Step 2: the probes and tracers added after the fact, at time zero.
+      if (plan.definitions.length > 0 || plan.filters.length > 0) defineEvents(traced, plan, 'replay');
+      startPluginTracers(host);
+      // Step 3: the recorded inputs (state hashes checked unless probes were added: they change the text).
+      const stopped = await replayRecordedInputs(traced, entries, logPath, {
+        verify: !extra,
+        interrupt: c.get<Interrupt>(CliTokens.Interrupt),
+        terminal,
+      });
+      const reports = pluginReports(host);
+      printTrace(
+        cmd,
+        { traced, format: plan.format, terminal, text: renderTrace(traced, plan.format), reports },
+        undefined,
       );
-      writeOut(cmd, renderTrace(traced, plan.format));
+      if (stopped) checkOutcome(stopped);
       const outcome = traced.session.lastRun;
-      if (outcome) checkOutcome(outcome);
+      // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
+      if (outcome?.reason === 'time') terminal.note('the recorded run was interrupted before its workloads exited');
+      else if (outcome) checkOutcome(outcome);
     });
+}
+
+function readLog(logPath: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(logPath));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      'usage',
+      `cannot read log '${logPath}': ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      'replay',
+    );
+  }
+}
+
+/** The entries of a log; a corrupt or foreign one is a usage error. */
+function decodeEntries(log: Uint8Array, logPath: string): LogEntry[] {
+  try {
+    return decodeLog(log, logPath);
+  } catch (error) {
+    if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
+    throw error;
+  }
+}
+
+/** `replay --at N`: replays up to event N and describes the machine there. */
+function replayAt(log: Uint8Array, logPath: string, image: KernelImageFile, at: string): string {
+  const entries = decodeEntries(log, logPath);
+  const n = Number(at);
+  if (!/^\d+$/.test(at) || n >= entries.length) {
+    throw new CliError(
+      'usage',
+      `bad --at '${at}': ${logPath} has events 0 to ${entries.length - 1} (0 is its config entry)`,
+      'replay',
+    );
+  }
+  const traced = replayTracedSession(log, logPath, image, n);
+  return describeMachineAt(traced, n, entries.length, entries[n]);
 }

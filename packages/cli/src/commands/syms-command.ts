@@ -1,6 +1,8 @@
-import { readSampleImage, SAMPLE_IMAGE_PATH, Session, sampleProgram } from '@int3/kernel';
 import type { Command } from 'commander';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
 import { globToRegExp } from '../shell/glob-to-regexp.js';
+import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
 
 /**
@@ -14,13 +16,11 @@ export function registerSymsCommand(program: Command): void {
     .command('syms')
     .description('list the kernel functions one can probe (like available_filter_functions)')
     .argument('[glob]', "a shell pattern, e.g. 'sys_*'", '*')
-    .addHelpText('after', "\nExample:\n  $ int3 syms 'sys_mk*'\n  sys_mkdir")
+    .addHelpText('after', "\nExamples:\n  $ int3 syms 'sys_mk*'\n  sys_mkdir\n  sys_mkdirat\n  $ int3 syms | wc -l")
     .action((glob: string, _options: unknown, cmd: Command) => {
-      const session = Session.create({
-        image: readSampleImage(),
-        imageName: SAMPLE_IMAGE_PATH,
-        programs: sampleProgram,
-      });
+      const image = readKernelImage(undefined, 'syms');
+      const c = createCliContainer(cmd, () => createTracedSession(image, 1));
+      const { session } = c.get<TracedSession>(CliTokens.TracedSession);
       const match = globToRegExp(glob);
       let out = '';
       for (const s of session.machine.kallsyms.all()) {

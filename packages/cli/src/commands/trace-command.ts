@@ -1,19 +1,32 @@
 import { writeFileSync } from 'node:fs';
+import type { TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
+import { environmentOf } from '../runtime/cli-environment.js';
+import type { Interrupt } from '../runtime/interrupt.js';
+import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
-import { checkOutcome, defineEvents, renderTrace, runWorkloads } from '../tracing/run-trace.js';
-import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
+import { colorizeTrace } from '../tracing/colorize-trace.js';
+import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
+import { checkOutcome, defineEvents, renderTrace } from '../tracing/run-trace.js';
+import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
+import { parseTracePlan, type TraceFormat, type TraceOptions } from '../tracing/trace-plan.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
 
 const EXAMPLE = `
-Example:
+Examples:
   $ int3 trace -e 'p:open do_sys_open dfd=%di filename=+0(%si):string' --run 'cat /etc/motd'
                cat-1       [000] d....     0.000010: open: (do_sys_open+0x0/0x40) dfd=0xffffff9c filename="/etc/motd"
+  $ int3 trace -e 'r:mk sys_mkdir $retval' --run 'mkdir /tmp/x' --format json | jq .args
+  $ int3 trace -e 'p:open do_sys_open' --run dd --format chrome -o trace.json   # open in ui.perfetto.dev
+  $ int3 trace --plugin ./examples/plugin-syscount --run 'cat /etc/motd'       # the plugin's report after
 
-Exit status: 0 ok, 1 the run failed (panic, deadlock), 2 bad option or probe definition (the kernel's
-error_log lines, with the caret, are printed on stderr).`;
+Ctrl-C stops the machine at the next slice of virtual time and prints what was traced until then.
+Exit status: 0 ok, 1 the run failed (panic, deadlock, plugin), 2 bad option or probe definition (the
+kernel's error_log lines, with the caret, are printed on stderr), 130 interrupted.`;
 
 /** Options of `int3 trace`. */
 interface TraceCommandOptions extends TraceOptions {
@@ -22,8 +35,9 @@ interface TraceCommandOptions extends TraceOptions {
 }
 
 /**
- * Registers `int3 trace -e <def>… [--filter e=expr]… [--run <workload>]… [--cpus N] [--format text|json]
- * [-o file]`: define and enable kprobe events, run workloads to completion, print the trace.
+ * Registers `int3 trace -e <def>… [--filter e=expr]… [--run <workload>]… [--cpus N]
+ * [--format text|json|chrome] [-o file]`: define and enable kprobe events, run workloads to completion,
+ * print the trace, then the reports of the `--plugin` tracers.
  *
  * @see Documentation/trace/kprobetrace.rst
  */
@@ -34,35 +48,64 @@ export function registerTraceCommand(program: Command): void {
   addTraceOptions(command)
     .option('-o, --output <file>', 'write the trace to a file instead of stdout')
     .addHelpText('after', EXAMPLE)
-    .action((options: TraceCommandOptions, cmd: Command) => {
-      const { text, failure } = traceRun(options, 'trace');
-      if (options.output !== undefined) writeFile(options.output, text);
-      else writeOut(cmd, text);
-      if (failure) throw failure;
+    .action(async (options: TraceCommandOptions, cmd: Command) => {
+      const result = await traceRun(cmd, options, 'trace');
+      printTrace(cmd, result, options.output);
+      if (result.failure) throw result.failure;
     });
 }
 
 /** What a traced run printed, and the failure to report after printing it (if any). */
 export interface TraceRunResult {
   readonly traced: TracedSession;
+  readonly format: TraceFormat;
+  readonly terminal: Terminal;
+  /** The trace, in the format asked for. */
   readonly text: string;
+  /** The plugins' reports (`''` without `--plugin`). */
+  readonly reports: string;
   readonly failure?: CliError;
 }
 
-/** The shared body of `trace` and `record`: boot, define, run, render. */
-export function traceRun(options: TraceCommandOptions, command: string): TraceRunResult {
+/**
+ * The shared body of `trace` and `record`: boot (through the container), define, start the plugin
+ * tracers, run in slices (Ctrl-C stops there), collect the reports, render.
+ */
+export async function traceRun(cmd: Command, options: TraceCommandOptions, command: string): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
-  const traced = createTracedSession(readKernelImage(options.image, command), plan.cpus);
+  const image = readKernelImage(options.image, command);
+  const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus));
+  const traced = c.get<TracedSession>(CliTokens.TracedSession);
+  const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
+  const terminal = c.get<Terminal>(CliTokens.Terminal);
   defineEvents(traced, plan, command);
-  const outcome = runWorkloads(traced, plan.workloads);
-  const text = renderTrace(traced, plan.format);
+  startPluginTracers(host);
+  const outcome = await runWorkloadsSliced(traced, plan.workloads, {
+    interrupt: c.get<Interrupt>(CliTokens.Interrupt),
+    terminal,
+  });
+  const reports = pluginReports(host);
+  const result = { traced, format: plan.format, terminal, text: renderTrace(traced, plan.format), reports };
   try {
     checkOutcome(outcome);
-    return { traced, text };
+    return result;
   } catch (error) {
-    if (error instanceof CliError) return { traced, text, failure: error };
+    if (error instanceof CliError) return { ...result, failure: error };
     throw error;
   }
+}
+
+/**
+ * Prints a traced run: the trace on stdout (painted on a terminal) or in `output`, then the plugins'
+ * reports — on stdout, unless stdout holds a JSON trace that they would spoil (then on stderr).
+ */
+export function printTrace(cmd: Command, result: TraceRunResult, output: string | undefined): void {
+  const { format, terminal, text, reports } = result;
+  if (output !== undefined) writeFile(output, text);
+  else writeOut(cmd, format === 'text' ? colorizeTrace(text, terminal) : text);
+  if (reports === '') return;
+  if (format === 'text' || output !== undefined) writeOut(cmd, reports);
+  else environmentOf(cmd).writeErr(reports);
 }
 
 /** Writes an output file; a failure to write is a usage error naming the file. */

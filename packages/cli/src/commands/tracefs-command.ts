@@ -1,15 +1,25 @@
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
+import { environmentOf } from '../runtime/cli-environment.js';
+import { completeShellLine } from '../shell/complete-shell-line.js';
 import { TracefsShell } from '../shell/tracefs-shell.js';
+import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
 import { parseCpus } from '../tracing/trace-plan.js';
-import { createTracedSession, readKernelImage } from '../tracing/traced-session.js';
+import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
+import { CommonOptions } from './common-options.js';
 
 const EXAMPLE = `
-Commands: echo [-n] [TEXT] [> PATH | >> PATH], cat PATH, ls [PATH], run WORKLOAD [ARGS...], sleep N,
-insmod FILE, rmmod NAME, # comments. Relative paths are under /sys/kernel/tracing; the kprobes
-debugfs files are /sys/kernel/debug/kprobes/{list,enabled,blacklist}.
+Commands: echo [-n] [TEXT] [> PATH | >> PATH], cat PATH, ls [PATH], run WORKLOAD [ARGS...],
+call SYMBOL [ARGS...], sleep N, insmod FILE, rmmod NAME, # comments. Relative paths are under
+/sys/kernel/tracing; the kprobes debugfs files are /sys/kernel/debug/kprobes/{list,enabled,blacklist}.
+On a terminal the shell is interactive: history (up/down) and Tab completion of commands and paths.
+The --plugin tracers run from the first command to the last; their reports are printed at the end.
 
 Example:
   $ int3 tracefs <<'EOF'
@@ -17,10 +27,14 @@ Example:
   echo 1 > events/kprobes/myprobe/enable
   run cat /etc/motd
   cat trace_pipe
+  call strlen str:hello
   EOF
 
 Exit status: 0 if every command succeeded, 1 if any failed (a failed write prints
 "echo: write error: <strerror>"), 2 bad option or script file.`;
+
+/** The interactive prompt. */
+const PROMPT = 'tracefs# ';
 
 /** Registers `int3 tracefs [--cpus N] [--script file] [--image <vmlinux>]`: the tracefs line shell. */
 export function registerTracefsCommand(program: Command): void {
@@ -28,20 +42,61 @@ export function registerTracefsCommand(program: Command): void {
     .command('tracefs')
     .description('a line shell over the virtual tracefs: echo > kprobe_events, cat trace, as in the kernel docs')
     .option('--script <file>', 'read commands from a file instead of stdin')
-    .option('--cpus <n>', 'CPUs to boot', '2')
-    .option('--image <vmlinux>', 'kernel image (default: the sample kernel)')
+    .addOption(CommonOptions.cpus())
+    .addOption(CommonOptions.image())
     .addHelpText('after', EXAMPLE)
-    .action((options: { script?: string; cpus: string; image?: string }, cmd: Command) => {
+    .action(async (options: { script?: string; cpus: string; image?: string }, cmd: Command) => {
       const cpus = parseCpus(options.cpus, (m) => new CliError('usage', m, 'tracefs'));
-      const script = readScript(options.script);
-      const traced = createTracedSession(readKernelImage(options.image, 'tracefs'), cpus);
+      const interactive = options.script === undefined && environmentOf(cmd).stdinIsTty;
+      const script = interactive ? '' : readScript(options.script);
+      const image = readKernelImage(options.image, 'tracefs');
+      const c = createCliContainer(cmd, () => createTracedSession(image, cpus));
+      const traced = c.get<TracedSession>(CliTokens.TracedSession);
       const shell = new TracefsShell(traced, {
         out: (s) => writeOut(cmd, s),
-        err: (s) => process.stderr.write(s),
+        err: environmentOf(cmd).writeErr,
       });
-      shell.executeScript(script);
+      const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
+      startPluginTracers(host);
+      if (interactive) await runInteractive(shell, traced);
+      else shell.executeScript(script);
+      writeOut(cmd, pluginReports(host));
       if (shell.failed) process.exitCode = 1;
     });
+}
+
+/**
+ * The shell on a terminal: node:readline with a prompt, in-memory history and Tab completion; Ctrl-C
+ * drops the line being typed, Ctrl-D (or `exit`) leaves.
+ */
+function runInteractive(shell: TracefsShell, traced: TracedSession): Promise<void> {
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    prompt: PROMPT,
+    historySize: 1000,
+    completer: (line: string) => completeShellLine(line, traced.fs),
+  });
+  return new Promise((resolve) => {
+    rl.on('line', (line) => {
+      if (line.trim() === 'exit') {
+        rl.close();
+        return;
+      }
+      shell.execute(line);
+      rl.prompt();
+    });
+    rl.on('SIGINT', () => {
+      process.stdout.write('^C\n');
+      rl.write(null, { ctrl: true, name: 'u' });
+      rl.prompt();
+    });
+    rl.on('close', () => {
+      process.stdout.write('\n');
+      resolve();
+    });
+    rl.prompt();
+  });
 }
 
 function readScript(path: string | undefined): string {

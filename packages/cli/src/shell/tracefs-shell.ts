@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { KernelError, WORKLOADS } from '@int3/kernel';
 import { TraceFsError } from '@int3/tracer-plugins';
+import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
+import { parseCallArgument } from '../call/parse-call-argument.js';
 import { CliError } from '../cli-error.js';
 import { strerror } from '../tracing/run-trace.js';
 import { parseWorkload } from '../tracing/trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from '../tracing/traced-session.js';
+import { SHELL_COMMANDS } from './complete-shell-line.js';
 import { ShellSyntaxError, type ShellWord, splitWords } from './split-words.js';
 
 /** Where a shell's output goes. */
@@ -20,7 +23,7 @@ const NS_PER_SECOND = 1_000_000_000;
 /**
  * A line-oriented shell over one machine's tracefs (relative paths are under `/sys/kernel/tracing`)
  * and debugfs kprobes files: `echo [-n] [TEXT] [> PATH | >> PATH]`, `cat PATH`, `ls [PATH]`,
- * `run WORKLOAD [ARGS…]`, `sleep N`, `insmod FILE`, `rmmod NAME`, `#` comments. Writes, runs and
+ * `run WORKLOAD [ARGS…]`, `call SYMBOL [ARGS…]`, `sleep N`, `insmod FILE`, `rmmod NAME`, `#` comments. Writes, runs and
  * module loads are session inputs. A failed command prints a message on `err` and the shell goes on;
  * {@link failed} tells whether any did.
  *
@@ -91,6 +94,9 @@ export class TracefsShell {
       case 'run':
         this.run(texts);
         return;
+      case 'call':
+        this.call(texts);
+        return;
       case 'sleep':
         this.sleep(texts[0]);
         return;
@@ -105,7 +111,7 @@ export class TracefsShell {
         this.t.session.apply({ type: 'input:rmmod', name: texts[0].replace(/\.ko$/, '') });
         return;
       default:
-        this.fail(`int3: ${name}: command not found (echo, cat, ls, run, sleep, insmod, rmmod)`);
+        this.fail(`int3: ${name}: command not found (${SHELL_COMMANDS.join(', ')})`);
         return;
     }
   }
@@ -153,6 +159,22 @@ export class TracefsShell {
     // The workload's own output, as a shell shows what a command printed.
     for (const write of writes.slice(start)) this.io.out(write.text);
     if (outcome.reason !== 'done') this.fail(`run: the run ended: ${outcome.reason}`);
+  }
+
+  /** `call SYMBOL [ARGS…]`: calls a kernel function as `int3 call` does and prints `return: <decimal>`. */
+  private call(argv: string[]): void {
+    const [symbol, ...rest] = argv;
+    if (symbol === undefined) {
+      this.fail('call: name a kernel function, e.g. call strlen str:hello');
+      return;
+    }
+    if (rest.length > 6) {
+      this.fail(`call: too many arguments (${rest.length}); at most 6`);
+      return;
+    }
+    resolveKernelFunction(this.t, symbol, 'call');
+    const { value } = callKernelFunction(this.t, symbol, rest.map(parseCallArgument), 'call');
+    this.io.out(`return: ${value}\n`);
   }
 
   private sleep(seconds: string | undefined): void {

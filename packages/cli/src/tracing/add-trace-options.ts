@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+import { CommonOptions, collect } from '../commands/common-options.js';
 
 /**
  * Adds the options `trace`, `record` and `replay` share: `-e` definitions, `--filter`, `--format`, and
@@ -8,18 +7,18 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
  */
 export function addTraceOptions(command: Command, forReplay = false): Command {
   command
-    .option('-e, --event <definition>', 'a kprobe_events line, e.g. "p:open do_sys_open dfd=%di" (repeatable)', collect)
+    .addOption(CommonOptions.event())
     .option('--filter <event=expr>', "an event filter, e.g. open='dfd == 3' (repeatable)", collect)
-    .option('--format <format>', 'text (ftrace lines, as trace_pipe) or json (one object per record)', 'text');
+    .option(
+      '--format <format>',
+      'text (ftrace lines, as trace_pipe), json (one object per record) or chrome (Chrome Trace Event JSON)',
+      'text',
+    );
   if (!forReplay) {
     command
-      .option(
-        '--run <workload>',
-        "a workload and its arguments, e.g. 'cat /etc/motd' (repeatable; default hello)",
-        collect,
-      )
-      .option('--cpus <n>', 'CPUs to boot', '2')
-      .option('--image <vmlinux>', 'kernel image (default: the sample kernel)');
+      .addOption(CommonOptions.run("a workload and its arguments, e.g. 'cat /etc/motd' (repeatable; default hello)"))
+      .addOption(CommonOptions.cpus())
+      .addOption(CommonOptions.image());
   }
   return command;
 }

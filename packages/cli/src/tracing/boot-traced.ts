@@ -1,10 +1,13 @@
+import type { TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
+import { CommonOptions } from '../commands/common-options.js';
+import { CliTokens } from '../container/cli-tokens.js';
+import { createCliContainer } from '../container/create-cli-container.js';
+import { startPluginTracers } from './plugin-tracers.js';
 import { checkOutcome, defineEvents, runWorkloads } from './run-trace.js';
 import { parseCpus, parseWorkload } from './trace-plan.js';
 import { createTracedSession, readKernelImage, type TracedSession } from './traced-session.js';
-
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** Options of the inspection commands (`probes`, `disasm`, `dmesg`): what to set up before looking. */
 export interface InspectOptions {
@@ -17,19 +20,27 @@ export interface InspectOptions {
 /** Adds `-e`, `--run`, `--cpus` and `--image` to an inspection command (no workload runs by default). */
 export function addInspectOptions(command: Command): Command {
   return command
-    .option('-e, --event <definition>', 'define and enable a kprobe event first (repeatable)', collect)
-    .option('--run <workload>', "run a workload first, e.g. 'mkdir /tmp/x' (repeatable)", collect)
-    .option('--cpus <n>', 'CPUs to boot', '2')
-    .option('--image <vmlinux>', 'kernel image (default: the sample kernel)');
+    .addOption(CommonOptions.event('define and enable a kprobe event first (repeatable)'))
+    .addOption(CommonOptions.run("run a workload first, e.g. 'mkdir /tmp/x' (repeatable)"))
+    .addOption(CommonOptions.cpus())
+    .addOption(CommonOptions.image());
 }
 
-/** Boots, defines and enables the `-e` events, and runs the `--run` workloads to completion. */
-export function bootTraced(options: InspectOptions, command: string): TracedSession {
+/**
+ * Boots (through the CLI container), defines and enables the `-e` events, and runs the `--run`
+ * workloads to completion, with the `--plugin` tracers started and left running (so `probes list`
+ * and `disasm` show their probes too).
+ */
+export async function bootTraced(cmd: Command, options: InspectOptions, command: string): Promise<TracedSession> {
   const usage = (m: string) => new CliError('usage', m, command);
   const cpus = parseCpus(options.cpus, usage);
   const workloads = (options.run ?? []).map((line) => parseWorkload(line, usage));
-  const traced = createTracedSession(readKernelImage(options.image, command), cpus);
+  const image = readKernelImage(options.image, command);
+  const c = createCliContainer(cmd, () => createTracedSession(image, cpus));
+  const traced = c.get<TracedSession>(CliTokens.TracedSession);
+  const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   defineEvents(traced, { definitions: options.event ?? [], filters: [] }, command);
+  startPluginTracers(host);
   if (workloads.length > 0) checkOutcome(runWorkloads(traced, workloads));
   return traced;
 }

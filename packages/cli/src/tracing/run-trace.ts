@@ -1,9 +1,11 @@
 import type { RunOutcome } from '@int3/kernel';
-import { TraceFsError } from '@int3/tracer-plugins';
+import { exportChromeTrace, TraceFsError } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
 import { formatTraceJson } from './format-trace-json.js';
+import type { SlicedOutcome } from './run-workloads-sliced.js';
 import type { TraceFormat, TracePlan } from './trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from './traced-session.js';
+import { unknownSymbolHint } from './unknown-symbol-hint.js';
 
 /**
  * Defines and enables the plan's events through tracefs writes (session inputs, so a replay re-applies
@@ -25,7 +27,8 @@ export function defineEvents(
       if (!(error instanceof TraceFsError)) throw error;
       const log = t.fs.read('error_log').trimEnd();
       const detail = log === '' ? undefined : log.replace(/^\[[ \d.]+\] /gm, '');
-      throw new CliError('usage', `bad probe definition '${def}': ${strerror(error)}`, command, detail);
+      const hint = unknownSymbolHint(t.session.machine.kallsyms, def);
+      throw new CliError('usage', `bad probe definition '${def}': ${strerror(error)}${hint}`, command, detail);
     }
   }
   for (const { event, expr } of plan.filters) {
@@ -45,15 +48,29 @@ export function runWorkloads(t: TracedSession, workloads: readonly (readonly str
   return t.session.runWorkloads(workloads);
 }
 
-/** The trace as the tracing commands print it: `trace_pipe` lines, or one JSON object per record. */
+/**
+ * The trace as the tracing commands print it: `trace_pipe` lines, one JSON object per record, or a
+ * Chrome Trace Event document.
+ */
 export function renderTrace(t: TracedSession, format: TraceFormat): string {
+  // The chrome export reads the buffer without consuming it; trace_pipe consumes (so it goes last).
+  if (format === 'chrome') return exportChromeTrace(t.fs);
   const lines = t.fs.read('trace_pipe');
   return format === 'json' ? formatTraceJson(lines) : lines;
 }
 
-/** A run that did not end with every workload exited is a failure (exit 1), said in one line. */
-export function checkOutcome(outcome: RunOutcome): void {
+/**
+ * A run that did not end with every workload exited is a failure (exit 1), said in one line; one
+ * Ctrl-C stopped exits 130.
+ */
+export function checkOutcome(outcome: SlicedOutcome): void {
   if (outcome.reason === 'done') return;
+  if (outcome.reason === 'interrupted') {
+    throw new CliError(
+      'interrupted',
+      `interrupted (Ctrl-C) at ${(outcome.at / 1e9).toFixed(6)} s of virtual time; printed what was recorded until then`,
+    );
+  }
   const why = outcome.reason === 'panic' ? `kernel panic: ${outcome.message}` : `the run ended: ${outcome.reason}`;
   throw new CliError('failure', why);
 }
@@ -78,8 +95,17 @@ const STRERROR: Partial<Record<TraceFsError['code'], string>> = {
   EADDRNOTAVAIL: 'Cannot assign requested address',
 };
 
+/** The group of a bare event name; a name two groups define is ambiguous (a usage error naming both). */
 function groupOf(t: TracedSession, event: string, command: string): string {
-  const found = t.fs.kprobeEvents.events.find((e) => e.name === event);
-  if (!found) throw new CliError('usage', `--filter names event '${event}', which no -e defines`, command);
-  return found.group;
+  const found = t.fs.kprobeEvents.events.filter((e) => e.name === event);
+  if (found.length === 0) throw new CliError('usage', `--filter names event '${event}', which no -e defines`, command);
+  if (found.length > 1) {
+    const candidates = found.map((e) => `${e.group}/${e.name}`).join(', ');
+    throw new CliError(
+      'usage',
+      `--filter names event '${event}', which ${found.length} groups define (${candidates}): write group/event, e.g. --filter ${found[0].group}/${event}=...`,
+      command,
+    );
+  }
+  return found[0].group;
 }

@@ -4,7 +4,7 @@ import { CliError } from '../cli-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 
 /** Output formats of the tracing commands. */
-export type TraceFormat = 'text' | 'json';
+export type TraceFormat = 'text' | 'json' | 'chrome';
 
 /** What `int3 trace` (and `record`, `replay -e`) will do, checked before the machine boots. */
 export interface TracePlan {
@@ -62,7 +62,9 @@ export function parseCpus(text: string, usage: (m: string) => CliError): number 
 }
 
 function parseFormat(text: string, usage: (m: string) => CliError): TraceFormat {
-  if (text !== 'text' && text !== 'json') throw usage(`bad --format '${text}': expected text or json`);
+  if (text !== 'text' && text !== 'json' && text !== 'chrome') {
+    throw usage(`bad --format '${text}': expected text, json or chrome`);
+  }
   return text;
 }
 

@@ -64,9 +64,10 @@ export function createTracedSession(image: KernelImageFile, cpus: number): Trace
 }
 
 /**
- * Replays a recorded log on a new machine with kprobes and a tracefs; `before` may apply inputs of
- * its own at time zero (retroactive probes). Verification of state hashes is only possible without
- * them (armed probes change the text); a corrupt or foreign log is a usage error.
+ * Replays a recorded log on a new machine with kprobes and a tracefs, up to the first stop point after
+ * entry `stopAfterEntry` (`Session.replay`'s), checking every state hash on the way: -1 stops before
+ * the first input, where the caller adds probes and tracers and then applies the inputs itself
+ * ({@link replayRecordedInputs}). A corrupt or foreign log is a usage error.
  *
  * @see Session.replay
  */
@@ -74,7 +75,7 @@ export function replayTracedSession(
   log: Uint8Array,
   logName: string,
   image: KernelImageFile,
-  before: ((t: TracedSession) => void) | undefined,
+  stopAfterEntry: number,
 ): TracedSession {
   let traced: TracedSession | undefined;
   const handlers = new Map<string, InputHandler>([[TRACEFS_WRITE, tracefsWriteHandler(() => traced!.fs)]]);
@@ -84,10 +85,9 @@ export function replayTracedSession(
       imageName: image.name,
       programs: sampleProgram,
       handlers,
-      verify: before === undefined,
+      stopAfterEntry,
       before: (session) => {
         traced = attach(session);
-        before?.(traced);
       },
     });
   } catch (error) {

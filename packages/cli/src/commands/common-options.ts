@@ -1,0 +1,23 @@
+import { Option } from 'commander';
+
+/** commander's argument parser of a repeatable option: every value, in order. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * The option definitions several commands share, defined once: `--cpus`, `--image`, `-e` and `--run`.
+ * Each call returns a new `Option` (commander keeps a reference per command).
+ */
+export const CommonOptions = Object.freeze({
+  /** `--cpus <n>`: CPUs to boot, default 2. */
+  cpus: () => new Option('--cpus <n>', 'CPUs to boot (1 to 8)').default('2'),
+  /** `--image <vmlinux>`: the kernel image, `what` saying which one is expected. */
+  image: (what = 'kernel image (default: the sample kernel)') => new Option('--image <vmlinux>', what),
+  /** `-e, --event <definition>` (repeatable). */
+  event: (what = 'a kprobe_events line, e.g. "p:open do_sys_open dfd=%di" (repeatable)') =>
+    new Option('-e, --event <definition>', what).argParser(collect),
+  /** `--run <workload>` (repeatable). */
+  run: (what = "a workload and its arguments, e.g. 'cat /etc/motd' (repeatable)") =>
+    new Option('--run <workload>', what).argParser(collect),
+});

@@ -1,0 +1,48 @@
+import { type AddressSpace, disassemble } from '@int3/cpu';
+import type { Kprobes } from '@int3/kprobes';
+
+/** What {@link formatDisassembly} shows. */
+export interface DisassemblyRange {
+  /** Where decoding starts (an instruction boundary: a function's start, or rip itself). */
+  readonly start: bigint;
+  readonly size: number;
+  /** The instruction marked `=>` (rip), and how many instructions to show around it. */
+  readonly rip?: bigint;
+  readonly before?: number;
+  readonly after?: number;
+}
+
+/**
+ * Disassembly lines as `int3 disasm` prints them (iced-x86, AT&T): `  addr:  bytes  text`, the
+ * original instruction shown under an armed probe's int3, each probe point marked with the slot of
+ * its copy; the instruction at `rip` starts with `=>`. With `rip`, only `before` instructions before
+ * it and `after` after it are kept, and none when decoding from `start` never lands on `rip`.
+ *
+ * @see arch/x86/kernel/kprobes/core.c arch_prepare_kprobe() (the copied instruction)
+ * @example
+ * formatDisassembly(m.space, kprobes, { start: sym.address, size: sym.size });
+ */
+export function formatDisassembly(space: AddressSpace, kprobes: Kprobes, range: DisassemblyRange): string[] {
+  const { start, size } = range;
+  const bytes = space.read(start, size).slice();
+  // Show the original instructions: an armed probe's int3 stands over the first byte.
+  const sites = [...kprobes.sites()].filter((s) => s.addr >= start && s.addr < start + BigInt(size));
+  for (const s of sites) if (s.armed) bytes[Number(s.addr - start)] = s.arch.opcode;
+  let lines: string[] = [];
+  let at = -1;
+  for (const insn of disassemble(bytes, start)) {
+    const site = sites.find((s) => s.addr === insn.address);
+    const mark = site
+      ? `  <- kprobe (${site.armed ? 'armed: int3 in place' : 'disarmed'}; copy at slot 0x${site.arch.slot.toString(16)})`
+      : '';
+    if (insn.address === range.rip) at = lines.length;
+    const lead = insn.address === range.rip ? '=>' : '  ';
+    lines.push(`${lead}${insn.address.toString(16)}:  ${insn.bytes.padEnd(24)} ${insn.text}${mark}`);
+  }
+  if (range.rip !== undefined) {
+    // rip off the instruction boundaries decoded from `start` (code in a slot page, data before it).
+    if (at < 0) return [];
+    lines = lines.slice(Math.max(0, at - (range.before ?? 5)), at + 1 + (range.after ?? 5));
+  }
+  return lines;
+}
