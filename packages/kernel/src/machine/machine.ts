@@ -286,6 +286,19 @@ export class Machine {
   }
 
   /**
+   * Calls `fn` at every round boundary, right after a round completes (every CPU ran its slice), in
+   * registration order and before {@link run} checks `onRound`/`until`. A round a stop interrupted
+   * reaches its boundary when a later `run`/`runRound` finishes it. Hooks are host closures: they are
+   * not part of snapshots, so what they change must be saved by a snapshot provider. Work that must
+   * happen "once every CPU has run since" (a cross-CPU sync, as `text_poke_sync()` waits for) belongs
+   * here. Returns the unregister handle.
+   * @see kernel/workqueue.c (delayed work run between the CPUs' slices, not inside one)
+   */
+  onRoundBoundary(fn: () => void): () => void {
+    return this.loop.onRoundBoundary(fn);
+  }
+
+  /**
    * Takes an in-memory snapshot of everything that decides what happens next: memory, CPUs, clocks,
    * scheduler, allocators, printk, console, modules, kallsyms, gates, and what registered providers
    * save. Taken between rounds or after a stop, never while the machine runs.

@@ -54,6 +54,7 @@ export class RunLoop {
   /** The CPU whose slice a stop interrupted: the round resumes there. Undefined at a round boundary. */
   private resumeCpu: number | undefined;
   private running = false;
+  private readonly boundaryHooks: (() => void)[] = [];
 
   constructor(
     private readonly m: Machine,
@@ -101,10 +102,21 @@ export class RunLoop {
         }
       }
       this.resumeCpu = undefined;
-      return false;
     } finally {
       this.running = false;
     }
+    // The round is complete: every CPU ran its slice since the last boundary.
+    for (let i = 0; i < this.boundaryHooks.length && !this.m.panicked; i++) this.boundaryHooks[i]();
+    return false;
+  }
+
+  /** See {@link Machine.onRoundBoundary}. */
+  onRoundBoundary(fn: () => void): () => void {
+    this.boundaryHooks.push(fn);
+    return () => {
+      const i = this.boundaryHooks.indexOf(fn);
+      if (i >= 0) this.boundaryHooks.splice(i, 1);
+    };
   }
 
   /** True while a round runs. */

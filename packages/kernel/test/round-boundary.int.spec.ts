@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Machine } from '../src/machine/machine.js';
+import { readSampleImage, sampleProgram } from '../src/sample-image.js';
+
+const image = readSampleImage();
+
+describe('Machine.onRoundBoundary', () => {
+  it('should run the hook once per completed round, after every CPU ran its slice', () => {
+    const m = Machine.boot({ image, cpus: 3, quantum: 500, programs: sampleProgram });
+    const seen: number[][] = [];
+    m.onRoundBoundary(() => seen.push(m.cpus.map((_, c) => m.clock(c))));
+    const before = m.cpus.map((_, c) => m.clock(c));
+    m.runRound();
+    m.runRound();
+    expect(seen).toHaveLength(2);
+    for (let c = 0; c < 3; c++) {
+      expect(seen[0][c]).toBeGreaterThan(before[c]);
+      expect(seen[1][c]).toBeGreaterThan(seen[0][c]);
+    }
+  });
+
+  it('should wait for a round a stop interrupted to be finished', () => {
+    const m = Machine.boot({ image, cpus: 2, quantum: 500, programs: sampleProgram });
+    let hooks = 0;
+    m.onRoundBoundary(() => hooks++);
+    const task = m.spawn(['spin', '300']);
+    let calls = 0;
+    expect(m.run({ stopAfter: () => ++calls === 1 })).toEqual({ reason: 'stopped' });
+    expect(hooks).toBe(0);
+    m.runRound();
+    expect(hooks).toBe(1);
+    m.run({ until: () => task.exited });
+    expect(hooks).toBeGreaterThan(1);
+  });
+
+  it('should stop calling a hook once unregistered', () => {
+    const m = Machine.boot({ image, cpus: 1, programs: sampleProgram });
+    let hooks = 0;
+    const off = m.onRoundBoundary(() => hooks++);
+    m.runRound();
+    off();
+    m.runRound();
+    expect(hooks).toBe(1);
+  });
+});
