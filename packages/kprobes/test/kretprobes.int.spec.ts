@@ -9,6 +9,8 @@ describe('kretprobes', () => {
     const { m, k } = bootWithKprobes();
     const rets: bigint[] = [];
     const rp: Kretprobe = { kp: { symbolName: 'sys_mkdir' }, handler: (_ri, regs) => rets.push(regs.ax) };
+    // The int3 path: a jump-optimized entry probe would take no trap at all.
+    k.setOptimization(false);
     k.registerKretprobe(rp);
     const traps: TrapEvent[] = [];
     m.traps$.subscribe((t) => traps.push(t));

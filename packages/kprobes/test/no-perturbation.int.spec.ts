@@ -33,7 +33,12 @@ describe('instrumentation', () => {
   it('should leave a 4-CPU run exactly as it was: same interleaving, same output, same clocks', () => {
     const plain = guestView(() => {});
     let hits = 0;
+    let boosted = 0;
     const probed = guestView((_m, k) => {
+      // Boosted hits (kretprobes' entry probes have no post-handler) must be as invisible as stepped ones.
+      k.events$.subscribe((e) => {
+        if (e.type === 'kprobe:hit' && e.path === 'boosted') boosted++;
+      });
       for (const symbolName of [
         'vfs_read',
         'vfs_write',
@@ -59,6 +64,7 @@ describe('instrumentation', () => {
       k.registerJprobe({ kp: { symbolName: 'sys_mkdir' }, entry: () => {} });
     });
     expect(hits).toBeGreaterThan(100);
+    expect(boosted).toBeGreaterThan(0);
     expect(probed.exits).toEqual(plain.exits);
     expect(probed.console).toEqual(plain.console);
     expect(probed.tasks).toEqual(plain.tasks);

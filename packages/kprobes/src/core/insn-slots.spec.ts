@@ -57,4 +57,24 @@ describe(InsnSlots, () => {
     expect(() => slots.freeInsnSlot(a + 1n)).toThrow(/not an allocated slot/);
     expect(() => slots.freeInsnSlot(0x1000n)).toThrow(/not an instruction slot/);
   });
+
+  it('should cut pages into slots of the size given (kprobe_optinsn_slots)', () => {
+    const p = provider();
+    const slots = new InsnSlots(p, 128);
+    const all = Array.from({ length: 33 }, () => slots.getInsnSlot());
+    expect(all[1] - all[0]).toBe(128n);
+    expect(all[32] - all[0]).toBe(0x1000n);
+  });
+
+  it('should go back to the pages and slots of a save', () => {
+    const slots = new InsnSlots(provider());
+    const a = slots.getInsnSlot();
+    const saved = slots.save();
+    const b = slots.getInsnSlot();
+    slots.restore(saved);
+    expect(slots.used).toBe(1);
+    expect(slots.getInsnSlot()).toBe(b);
+    slots.freeInsnSlot(a);
+    expect(saved.pages[0].nused).toBe(1);
+  });
 });

@@ -19,6 +19,11 @@ interface InsnPage {
   nused: number;
 }
 
+/** A slot cache's pages and which slots are used, as plain data (for snapshots). */
+export interface InsnSlotsState {
+  readonly pages: readonly { readonly insns: bigint; readonly slotUsed: Uint8Array; readonly nused: number }[];
+}
+
 /**
  * The instruction-slot cache of the x86_64 kprobes port: pages of `PAGE_SIZE / MAX_INSN_SIZE` slots;
  * the first free slot of the first page that has one (newest page first, as `hlist_add_head` orders
@@ -28,8 +33,18 @@ interface InsnPage {
  */
 export class InsnSlots {
   private pages: InsnPage[] = [];
+  private readonly perPage: number;
 
-  constructor(private readonly provider: SlotPageProvider) {}
+  /**
+   * @param insnSize bytes per slot: `MAX_INSN_SIZE` for instruction copies; a detour buffer's size for
+   *   the optimized-probe cache (`kprobe_optinsn_slots`, whose `insn_size` is set by the arch).
+   */
+  constructor(
+    private readonly provider: SlotPageProvider,
+    readonly insnSize: number = MAX_INSN_SIZE,
+  ) {
+    this.perPage = Math.floor(SLOT_PAGE_SIZE / insnSize);
+  }
 
   /**
    * Returns the address of a free slot, allocating a page when every slot is in use.
@@ -37,14 +52,14 @@ export class InsnSlots {
    */
   getInsnSlot(): bigint {
     for (const kip of this.pages) {
-      if (kip.nused < INSNS_PER_PAGE) {
+      if (kip.nused < this.perPage) {
         const i = kip.slotUsed.indexOf(0);
         kip.slotUsed[i] = 1;
         kip.nused++;
-        return kip.insns + BigInt(i * MAX_INSN_SIZE);
+        return kip.insns + BigInt(i * this.insnSize);
       }
     }
-    const kip: InsnPage = { insns: this.provider.allocPage(), slotUsed: new Uint8Array(INSNS_PER_PAGE), nused: 1 };
+    const kip: InsnPage = { insns: this.provider.allocPage(), slotUsed: new Uint8Array(this.perPage), nused: 1 };
     kip.slotUsed[0] = 1;
     this.pages = [kip, ...this.pages];
     return kip.insns;
@@ -57,7 +72,7 @@ export class InsnSlots {
   freeInsnSlot(slot: bigint): void {
     const kip = this.pages.find((p) => slot >= p.insns && slot < p.insns + BigInt(SLOT_PAGE_SIZE));
     if (!kip) throw new Error(`free_insn_slot: 0x${slot.toString(16)} is not an instruction slot`);
-    const i = Number(slot - kip.insns) / MAX_INSN_SIZE;
+    const i = Number(slot - kip.insns) / this.insnSize;
     if (!Number.isInteger(i) || kip.slotUsed[i] !== 1) {
       throw new Error(`free_insn_slot: 0x${slot.toString(16)} is not an allocated slot`);
     }
@@ -72,6 +87,18 @@ export class InsnSlots {
   /** Addresses of the slot pages, newest first (they show in kallsyms as `kprobe_insn_page`). */
   pageAddresses(): bigint[] {
     return this.pages.map((p) => p.insns);
+  }
+
+  /** The cache's pages, copied (for snapshots: the pages' bytes are saved with memory). */
+  save(): InsnSlotsState {
+    return Object.freeze({
+      pages: Object.freeze(this.pages.map((p) => Object.freeze({ ...p, slotUsed: p.slotUsed.slice() }))),
+    });
+  }
+
+  /** Puts back the pages of a {@link save}. */
+  restore(state: InsnSlotsState): void {
+    this.pages = state.pages.map((p) => ({ insns: p.insns, slotUsed: p.slotUsed.slice(), nused: p.nused }));
   }
 
   /** Slots in use. */

@@ -17,7 +17,27 @@ export type KprobeEvent =
   | (At & Where & { readonly type: 'kprobe:disarmed'; readonly restored: number })
   | (At & Where & { readonly type: 'kprobe:unregistered'; readonly kind: 'k' | 'r' | 'j' })
   | (At & Where & { readonly type: 'kprobe:gone'; readonly module: string })
-  | (At & Where & { readonly type: 'kprobe:hit'; readonly pid: number })
+  | (At &
+      Where & {
+        readonly type: 'kprobe:hit';
+        readonly pid: number;
+        /** How the hit was taken: int3 + single-step, int3 + boosted copy, jump-optimized, or detour. */
+        readonly path: 'int3' | 'boosted' | 'optimized' | 'detour';
+      })
+  | (At & Where & { readonly type: 'kprobe:boosted'; readonly slot: bigint; readonly jmpBack: bigint })
+  | (At & Where & { readonly type: 'kprobe:optimized'; readonly detour: bigint; readonly size: number })
+  | (At & Where & { readonly type: 'kprobe:unoptimized'; readonly reason: string })
+  | (At & Where & { readonly type: 'kprobe:optimize-refused'; readonly reason: string })
+  | (At &
+      Where & {
+        readonly type: 'kprobe:text-poke-bp';
+        readonly op: 'optimize' | 'unoptimize';
+        /** 1: int3 on the first byte; 2: the bytes after it; 3: the new first byte. */
+        readonly step: 1 | 2 | 3;
+        readonly where: bigint;
+        /** The bytes written, in hex. */
+        readonly bytes: string;
+      })
   | (At & Where & { readonly type: 'kprobe:pre-handler-ran'; readonly result: number })
   | (At & Where & { readonly type: 'kprobe:single-step-begun'; readonly slot: bigint; readonly insn: string })
   | (At & Where & { readonly type: 'kprobe:resumed'; readonly fixup: string; readonly ip: bigint })

@@ -1,7 +1,9 @@
+import type { BoostSnapshot } from '../arch/x86/kprobe-booster.js';
 import type { ControlBlock } from './control-block.js';
 import type { Kprobe } from './kprobe.js';
 import type { Kprobes } from './kprobes.js';
 import type { Kretprobes } from './kretprobes.js';
+import type { OptimizerState } from './optimizer-state.js';
 
 /** kprobes' dynamic state at a snapshot: what a hit in progress or a return in flight depends on. */
 export interface KprobesState {
@@ -10,6 +12,8 @@ export interface KprobesState {
   readonly armed: readonly (readonly [bigint, boolean, boolean])[];
   readonly allArmed: boolean;
   readonly kretprobes: unknown;
+  readonly boost: BoostSnapshot;
+  readonly optimizer: OptimizerState;
 }
 
 /**
@@ -26,6 +30,8 @@ export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): voi
         armed: [...k.sites()].map((s) => [s.addr, s.armed, s.gone] as const),
         allArmed: k.allArmed,
         kretprobes: kretprobes.save(),
+        boost: k.arch.booster.save(),
+        optimizer: k.optimizer.save(),
       }),
     restore: (state) => {
       if (state === undefined) return;
@@ -44,6 +50,8 @@ export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): voi
       }
       k.restoreAllArmed(s.allArmed);
       kretprobes.restore(s.kretprobes);
+      k.arch.booster.restore(s.boost);
+      k.optimizer.restore(s.optimizer);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { DieVal, type Machine, ModuleState, NotifyResult } from '@int3/kernel';
 import { type Observable, Subject } from 'rxjs';
 import { X86Kprobes } from '../arch/x86/x86-kprobes.js';
+import { X86Optprobes } from '../arch/x86/x86-optprobes.js';
 import { KprobeError } from '../kprobe-error.js';
 import { bindGuestKprobes } from '../module-api/guest-kprobes.js';
 import { Blacklist } from './blacklist.js';
@@ -12,6 +13,7 @@ import type { KprobeEvent } from './kprobe-event.js';
 import { registerKprobesSnapshot } from './kprobes-state.js';
 import type { Kretprobe } from './kretprobe.js';
 import { Kretprobes } from './kretprobes.js';
+import { KprobeOptimizer } from './optimizer.js';
 import { type ProbeKind, ProbeSite, ProbeState } from './probe-site.js';
 
 /** Priority of kprobes' die notifier: first in the chain, as `kprobe_exceptions_nb` is. */
@@ -35,6 +37,8 @@ export class Kprobes {
   readonly kcb: readonly ControlBlock[];
   readonly kretprobes: Kretprobes;
   readonly jprobes: Jprobes;
+  /** The delayed optimizer of jump-optimized probes. */
+  readonly optimizer: KprobeOptimizer;
   private readonly table = new Map<bigint, ProbeSite>();
   private readonly registered = new Map<Kprobe, ProbeState>();
   private readonly eventSubject = new Subject<KprobeEvent>();
@@ -46,6 +50,7 @@ export class Kprobes {
     this.blacklist = new Blacklist(m);
     this.arch = new X86Kprobes(this);
     this.blacklist.addText(this.arch.text.ranges());
+    this.optimizer = new KprobeOptimizer(this, new X86Optprobes(this));
     m.dieChain.register('kprobes', KPROBES_NOTIFIER_PRIORITY, (args) => {
       switch (args.val) {
         case DieVal.INT3:
@@ -113,7 +118,7 @@ export class Kprobes {
     this.table.set(addr, site);
     this.registered.set(p, state);
     this.emit({ type: 'kprobe:registered', at: this.now(), cpu: -1, addr, symbol: site.symbol, kind });
-    if (!this.allDisarmed && !state.disabled) this.arch.arm(site);
+    if (!this.allDisarmed && !state.disabled) this.armKprobe(site);
   }
 
   /**
@@ -139,11 +144,15 @@ export class Kprobes {
       kind: state.kind,
     });
     if (site.children.length === 0) {
+      this.optimizer.release(site);
       if (site.armed) this.arch.disarm(site);
       this.table.delete(site.addr);
       this.arch.release(site);
+      this.optimizer.retryCovering(site.addr);
     } else if (site.armed && site.disabled) {
-      this.arch.disarm(site);
+      this.disarmKprobe(site, 'disabled');
+    } else if (site.armed) {
+      this.optimizer.update(site);
     }
   }
 
@@ -179,7 +188,8 @@ export class Kprobes {
     if (!state) throw new KprobeError('EINVAL', 'enable_kprobe: not a registered kprobe');
     if (state.gone) throw new KprobeError('EINVAL', 'enable_kprobe: the probed code has gone');
     p.flags = (p.flags ?? 0) & ~KprobeFlag.DISABLED;
-    if (!state.site.armed && !this.allDisarmed && !state.site.gone) this.arch.arm(state.site);
+    if (!state.site.armed && !this.allDisarmed && !state.site.gone) this.armKprobe(state.site);
+    else if (state.site.armed) this.optimizer.update(state.site);
   }
 
   /**
@@ -191,7 +201,8 @@ export class Kprobes {
     const state = this.registered.get(p);
     if (!state) throw new KprobeError('EINVAL', 'disable_kprobe: not a registered kprobe');
     p.flags = (p.flags ?? 0) | KprobeFlag.DISABLED;
-    if (state.site.armed && state.site.disabled) this.arch.disarm(state.site);
+    if (state.site.armed && state.site.disabled) this.disarmKprobe(state.site, 'disabled');
+    else if (state.site.armed) this.optimizer.update(state.site);
   }
 
   /**
@@ -204,8 +215,11 @@ export class Kprobes {
     this.allDisarmed = !on;
     for (const site of this.table.values()) {
       if (site.gone || site === this.arch.trampolineSite) continue;
-      if (on && !site.disabled && !site.armed) this.arch.arm(site);
-      if (!on && site.armed) this.arch.disarm(site);
+      if (on && !site.disabled && !site.armed) this.armKprobe(site);
+      if (!on && site.armed) {
+        this.optimizer.unoptimize(site, 'kprobes globally disabled', true);
+        this.arch.disarm(site);
+      }
     }
     this.m.log(0, 6, on ? 'Kprobes globally enabled' : 'Kprobes globally disabled');
   }
@@ -213,6 +227,43 @@ export class Kprobes {
   /** True unless `enabled` was set to 0. */
   get allArmed(): boolean {
     return !this.allDisarmed;
+  }
+
+  /** `debug.kprobes-optimization` (`/proc/sys/debug/kprobes-optimization`): true by default. */
+  get optimization(): boolean {
+    return this.optimizer.enabled;
+  }
+
+  /**
+   * Writes `debug.kprobes-optimization`: false unoptimizes every optimized probe, true optimizes every
+   * probe that can be; logs `Kprobes globally optimized` / `Kprobes globally unoptimized`.
+   * @see kernel/kprobes.c proc_kprobes_optimization_handler()
+   */
+  setOptimization(on: boolean): void {
+    this.optimizer.setEnabled(on);
+  }
+
+  /**
+   * Runs the delayed optimizer to completion now, between rounds, instead of waiting for its delay:
+   * every step of every queued (un)optimization is done. A probe a CPU is stopped inside stays queued.
+   * @see kernel/kprobes.c wait_for_kprobe_optimizer()
+   * @example
+   * k.registerKprobe(kp);
+   * k.optimizeNow();
+   * k.get(kp.addr!)!.optimized; // true when the site could be optimized
+   */
+  optimizeNow(): void {
+    this.optimizer.runNow();
+  }
+
+  /**
+   * Why `p`'s site is not jump-optimized (`has a post_handler`, `disabled`, `optimization is off
+   * (debug.kprobes-optimization=0)`, `probe inside the region at <sym+off>`, or the safety analysis'
+   * message); undefined when it is optimized or queued for optimization, or `p` is not registered.
+   */
+  optimizeRefusal(p: Kprobe): string | undefined {
+    const state = this.registered.get(p);
+    return state ? this.optimizer.refusal(state.site) : undefined;
   }
 
   /** @see kernel/kprobes.c register_kretprobe() */
@@ -360,7 +411,33 @@ export class Kprobes {
     p.addr = site.addr;
     this.registered.set(p, state);
     this.emit({ type: 'kprobe:registered', at: this.now(), cpu: -1, addr: site.addr, symbol: site.symbol, kind });
-    if (!site.armed && !this.allDisarmed && !site.disabled) this.arch.arm(site);
+    if (p.postHandler || p.breakHandler) {
+      this.optimizer.unoptimize(site, p.postHandler ? 'a post_handler joined' : 'a jprobe joined', true);
+    }
+    if (!site.armed && !this.allDisarmed && !site.disabled) this.armKprobe(site);
+    else if (site.armed) this.optimizer.update(site);
+  }
+
+  /**
+   * `__arm_kprobe`: a site optimized over this address is unoptimized first, then the int3 goes in, then
+   * the site is queued for optimization if it can be.
+   * @see kernel/kprobes.c __arm_kprobe()
+   */
+  private armKprobe(site: ProbeSite): void {
+    this.optimizer.unoptimizeCovering(site.addr);
+    this.arch.arm(site);
+    this.optimizer.update(site);
+  }
+
+  /**
+   * `__disarm_kprobe`: an optimized site is unoptimized first and disarmed by the optimizer after; a
+   * site this one kept from being optimized is retried.
+   * @see kernel/kprobes.c __disarm_kprobe()
+   */
+  private disarmKprobe(site: ProbeSite, reason: string): void {
+    if (this.optimizer.deferDisarm(site, reason)) return;
+    this.arch.disarm(site);
+    this.optimizer.retryCovering(site.addr);
   }
 
   /**
@@ -371,6 +448,7 @@ export class Kprobes {
   private killProbe(site: ProbeSite, module: string): void {
     site.gone = true;
     for (const c of site.children) c.kp.flags = (c.kp.flags ?? 0) | KprobeFlag.GONE;
+    this.optimizer.forget(site);
     if (site.armed) this.arch.forget(site);
     this.emit({ type: 'kprobe:gone', at: this.now(), cpu: -1, addr: site.addr, symbol: site.symbol, module });
   }

@@ -10,7 +10,9 @@ import { KprobeError } from '../../kprobe-error.js';
 import { applyResumeFixups } from './apply-resume-fixups.js';
 import { canProbe } from './can-probe.js';
 import { copyInstruction } from './copy-instruction.js';
+import { initialBoostable } from './decide-boost.js';
 import { isIfModifier } from './is-if-modifier.js';
+import { BoostState, KprobeBooster } from './kprobe-booster.js';
 import { KprobesText } from './kprobes-text.js';
 import { type ResumeExecutionPlan, resumeExecutionPlan } from './resume-execution-plan.js';
 import { BREAKPOINT_INSTRUCTION, MAX_INSN_SIZE } from './x86-constants.js';
@@ -24,6 +26,8 @@ export interface X86Site extends ArchSite {
   readonly ifModifier: boolean;
   /** What `resume_execution` does after this instruction. */
   readonly plan: ResumeExecutionPlan;
+  /** `ainsn.boostable`, the one mutable part (see {@link KprobeBooster}). */
+  readonly boost: BoostState;
 }
 
 const TF = Rflags.TF;
@@ -51,6 +55,9 @@ export class X86Kprobes implements KprobesArch {
   readonly text: KprobesText;
   /** The probe on `kretprobe_trampoline`, once kretprobes are initialised. */
   trampolineSite: ProbeSite | undefined;
+  /** `!CONFIG_PREEMPT`: boost copies that fall through (false models CONFIG_PREEMPT=y). */
+  boosting = true;
+  readonly booster: KprobeBooster;
 
   constructor(private readonly k: Kprobes) {
     const m = k.m;
@@ -66,6 +73,7 @@ export class X86Kprobes implements KprobesArch {
       },
     });
     this.text = new KprobesText(m);
+    this.booster = new KprobeBooster(k, this.slots, () => this.boosting);
   }
 
   /**
@@ -84,7 +92,7 @@ export class X86Kprobes implements KprobesArch {
       addr,
       (a) => {
         const site = this.k.get(a);
-        return site?.armed ? site.arch.opcode : undefined;
+        return site?.armed ? site.arch.opcode : this.k.optimizer.recoverByte(a);
       },
     );
     if (!r.ok) throw new KprobeError(r.reason === 'exception-insn' ? 'EINVAL' : 'EILSEQ', `${where}: ${r.message}`);
@@ -97,7 +105,10 @@ export class X86Kprobes implements KprobesArch {
   prepare(addr: bigint): X86Site {
     const m = this.k.m;
     const bytes = new Uint8Array(MAX_INSN_SIZE);
-    for (let i = 0; i < MAX_INSN_SIZE; i++) bytes[i] = this.readByte(addr + BigInt(i)) ?? 0;
+    for (let i = 0; i < MAX_INSN_SIZE; i++) {
+      bytes[i] = this.k.optimizer.recoverByte(addr + BigInt(i)) ?? this.readByte(addr + BigInt(i)) ?? 0;
+    }
+    this.booster.garbage.collectGarbageSlots();
     const slot = this.slots.getInsnSlot();
     const copy = copyInstruction(bytes, addr, slot);
     if (!copy.ok) {
@@ -113,6 +124,7 @@ export class X86Kprobes implements KprobesArch {
       length: copy.length,
       ifModifier: isIfModifier(copy.insn),
       plan: resumeExecutionPlan(copy.insn),
+      boost: new BoostState(initialBoostable(copy.insn, m.exTable.has(addr)).boostable),
     });
   }
 
@@ -156,7 +168,7 @@ export class X86Kprobes implements KprobesArch {
 
   /** `arch_remove_kprobe`: free the slot. */
   release(site: ProbeSite): void {
-    this.slots.freeInsnSlot(site.arch.slot);
+    this.booster.release(site);
   }
 
   /**
@@ -182,6 +194,10 @@ export class X86Kprobes implements KprobesArch {
         site.missed();
         if (this.k.observed) {
           this.k.emit({ type: 'kprobe:missed', at: m.clock(cpu), cpu, addr, symbol: site.symbol, reason: 're-entry' });
+        }
+        if (this.k.optimizer.setupDetourExecution(site, regs)) {
+          kcb.restorePrevious();
+          return true;
         }
         this.prepareSingleStep(cpu, site, regs);
         kcb.status = KprobeStatus.REENTER;
@@ -219,12 +235,21 @@ export class X86Kprobes implements KprobesArch {
         addr,
         symbol: site.symbol,
         pid: m.sched.current[cpu]?.pid ?? 0,
+        path: this.k.optimizer.detoured(site) ? 'detour' : this.booster.canRunBoosted(site) ? 'boosted' : 'int3',
       });
     }
     if (this.runPreHandlers(cpu, site, regs)) {
       // The handler set the ip itself: no single-step. A jprobe's entry keeps the probe current until
       // its jprobe_return int3.
       if (!kcb.jprobe) kcb.reset();
+      return true;
+    }
+    if (this.k.optimizer.setupDetourExecution(site, regs)) {
+      kcb.reset();
+      return true;
+    }
+    if (this.booster.runBoosted(site, regs)) {
+      kcb.reset();
       return true;
     }
     this.prepareSingleStep(cpu, site, regs);
@@ -250,6 +275,7 @@ export class X86Kprobes implements KprobesArch {
       if (this.k.observed)
         this.k.emit({ type: 'kprobe:post-handler-ran', at: kcb.at, cpu, addr: cur.addr, symbol: cur.symbol });
     }
+    this.booster.afterSingleStep(cpu, cur, regs.ip);
     this.resumeExecution(cpu, cur, regs, kcb);
     regs.flags |= kcb.savedFlags;
     if (kcb.status === KprobeStatus.REENTER) kcb.restorePrevious();

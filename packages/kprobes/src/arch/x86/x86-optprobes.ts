@@ -1,0 +1,291 @@
+import { PAGE_SIZE, PageFlags } from '@int3/cpu';
+import type { PtRegs } from '@int3/kernel';
+import { InsnSlots, type InsnSlotsState } from '../../core/insn-slots.js';
+import type { Kprobes } from '../../core/kprobes.js';
+import type { ProbeSite } from '../../core/probe-site.js';
+import { canOptimizeAt } from './can-optimize-at.js';
+import { buildOptDetour, OPTINSN_SLOT_SIZE } from './opt-detour.js';
+import { OptimizedCallback } from './optimized-callback.js';
+import { relocateRegion } from './relocate-region.js';
+import { type PokeStep, relativeJump, textPokeBpSteps, unoptimizeSteps } from './text-poke-bp.js';
+import { MAX_INSN_SIZE, MAX_OPTIMIZED_LENGTH, RELATIVE_ADDR_SIZE } from './x86-constants.js';
+
+/** `struct arch_optimized_insn`: a prepared detour buffer. */
+export interface OptInsn {
+  /** The detour buffer (an `optinsn` slot). */
+  readonly buf: bigint;
+  /** `TMPL_END_IDX`: offset of the copied DCR instructions in the buffer. */
+  readonly tmplEnd: number;
+  /** `optinsn.size`: bytes of the detoured code region. */
+  readonly size: number;
+  /** `optinsn.copied_insn`: the original bytes under the jump's displacement. */
+  readonly copied: Uint8Array;
+  /** `e9 rel32` from the probe address to the buffer. */
+  readonly jmp: Uint8Array;
+}
+
+/** The x86 optprobes' dynamic state, as plain data (for snapshots). */
+export interface X86OptprobesState {
+  readonly detours: readonly (readonly [ProbeSite, OptInsn])[];
+  readonly tails: readonly (readonly [bigint, number])[];
+  readonly freeing: readonly bigint[];
+  readonly slots: InsnSlotsState;
+}
+
+/**
+ * The x86 mechanism of jump-optimized probes: detour buffers (prepared with the template, the relocated
+ * DCR and the jump back; on `kprobe_optinsn_page`s), the cross-modifying writes of optimizing and
+ * unoptimizing, the bytes under a jump for decoders, the optimized callback's gate, and sending an int3
+ * hit of a probe being (un)optimized through its detour.
+ * @see arch/x86/kernel/kprobes/opt.c
+ */
+export class X86Optprobes {
+  /** `kprobe_optinsn_slots`: detour buffers. */
+  readonly slots: InsnSlots;
+  /** The `optimized_callback` gate the detours call. */
+  readonly gate: bigint;
+  private detours = new Map<ProbeSite, OptInsn>();
+  /** Sites whose region cannot be optimized, with the reason (a pure function of the text). */
+  private readonly refused = new WeakMap<ProbeSite, string>();
+  /** Original bytes under the displacement of a jump written (or being written) at a probe. */
+  private tails = new Map<bigint, number>();
+  /** Buffers of released sites, freed once no CPU runs in them. */
+  private freeing: bigint[] = [];
+
+  constructor(private readonly k: Kprobes) {
+    const m = k.m;
+    this.slots = new InsnSlots(
+      {
+        allocPage: () => {
+          const page = m.memory.moduleAlloc(PAGE_SIZE, PageFlags.Present);
+          m.kallsyms.addRegion(
+            undefined,
+            [{ name: 'kprobe_optinsn_page', address: page, size: PAGE_SIZE, kind: 'text', global: false }],
+            `kprobe_optinsn_page:${page.toString(16)}`,
+          );
+          return page;
+        },
+        freePage: (page) => {
+          m.kallsyms.removeRegion(`kprobe_optinsn_page:${page.toString(16)}`);
+          m.memory.free(page);
+        },
+      },
+      OPTINSN_SLOT_SIZE,
+    );
+    const callback = new OptimizedCallback(k);
+    this.gate = m.hostCalls.define('optimized_callback', (ctx) => callback.handle(ctx));
+  }
+
+  /** The prepared detour of a site, if any. */
+  detour(site: ProbeSite): OptInsn | undefined {
+    return this.detours.get(site);
+  }
+
+  /**
+   * `arch_prepare_optimized_kprobe`: analyses the region (`canOptimizeAt`), relocates it and fills a
+   * detour buffer. Returns the reason when the site cannot be optimized; the buffer is kept until the
+   * site is released.
+   * @see arch/x86/kernel/kprobes/opt.c arch_prepare_optimized_kprobe()
+   */
+  prepare(site: ProbeSite): OptInsn | string {
+    const have = this.detours.get(site);
+    if (have) return have;
+    const known = this.refused.get(site);
+    if (known !== undefined) return known;
+    const r = this.build(site);
+    if (typeof r === 'string') this.refused.set(site, r);
+    else this.detours.set(site, r);
+    return r;
+  }
+
+  /**
+   * `arch_check_optimized_kprobe`: another armed probe inside the region forbids the jump.
+   * @see arch/x86/kernel/kprobes/opt.c arch_check_optimized_kprobe()
+   */
+  probeInside(site: ProbeSite, size: number): string | undefined {
+    for (let i = 1; i < size; i++) {
+      const a = site.addr + BigInt(i);
+      if (this.k.get(a)?.armed) return `probe inside the region at ${this.k.m.kallsyms.format(a)}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether patching the site now could tear an instruction: a CPU stopped inside `addr+1 ..
+   * addr+size-1`, single-stepping the site's copy (it resumes inside the region), or a task switched
+   * out there (the `synchronize_rcu_tasks()` of `kprobe_optimizer()`).
+   */
+  busy(site: ProbeSite, size: number): boolean {
+    const m = this.k.m;
+    const lo = site.addr + 1n;
+    const hi = site.addr + BigInt(size);
+    const slot = site.arch.slot;
+    for (let c = 0; c < m.cpus.length; c++) {
+      if (this.k.kcb[c].current === site) return true;
+      if (m.sched.current[c] === undefined && !m.guest.active) continue;
+      const rip = m.cpus[c].rip;
+      if ((rip >= lo && rip < hi) || (rip >= slot && rip < slot + BigInt(MAX_INSN_SIZE))) return true;
+    }
+    for (const t of m.sched.tasks.values()) {
+      const rip = t.context?.rip;
+      if (rip !== undefined && rip >= lo && rip < hi) return true;
+    }
+    return false;
+  }
+
+  /** Whether a CPU is running in a buffer (so it cannot be freed yet). */
+  private inUse(buf: bigint): boolean {
+    const m = this.k.m;
+    const end = buf + BigInt(OPTINSN_SLOT_SIZE);
+    for (let c = 0; c < m.cpus.length; c++) {
+      const rip = m.cpus[c].rip;
+      if (rip >= buf && rip < end) return true;
+    }
+    for (const t of m.sched.tasks.values()) {
+      const rip = t.context?.rip;
+      if (rip !== undefined && rip >= buf && rip < end) return true;
+    }
+    return false;
+  }
+
+  /** The writes that install the jump (`arch_optimize_kprobes` through `text_poke_bp`). */
+  optimizeSteps(site: ProbeSite): readonly [PokeStep, PokeStep, PokeStep] {
+    return textPokeBpSteps(site.addr, this.detours.get(site)!.jmp);
+  }
+
+  /** The writes that take the jump out (`arch_unoptimize_kprobe`). */
+  unoptimizeSteps(site: ProbeSite): readonly [PokeStep, PokeStep] {
+    return unoptimizeSteps(site.addr, this.detours.get(site)!.copied);
+  }
+
+  /** Performs one write of a sequence through `textPoke`, tracking the bytes under the jump. */
+  poke(site: ProbeSite, step: PokeStep, op: 'optimize' | 'unoptimize'): void {
+    const m = this.k.m;
+    const before = m.space.read(step.at, step.bytes.length);
+    if (step.step === 2 && op === 'optimize') {
+      for (let i = 0; i < step.bytes.length; i++) this.tails.set(step.at + BigInt(i), before[i]);
+    }
+    if (before.some((b, i) => b !== step.bytes[i])) m.memory.textPoke(step.at, step.bytes);
+    if (step.step === 2 && op === 'unoptimize') {
+      for (let i = 0; i < step.bytes.length; i++) this.tails.delete(step.at + BigInt(i));
+    }
+    if (this.k.observed) {
+      this.k.emit({
+        type: 'kprobe:text-poke-bp',
+        at: this.k.now(),
+        cpu: -1,
+        addr: site.addr,
+        symbol: site.symbol,
+        op,
+        step: step.step,
+        where: step.at,
+        bytes: Buffer.from(step.bytes).toString('hex'),
+      });
+    }
+  }
+
+  /** Forgets a site's written tail without writing (its text is going away). */
+  forgetTail(site: ProbeSite): void {
+    for (let i = 1; i <= RELATIVE_ADDR_SIZE; i++) this.tails.delete(site.addr + BigInt(i));
+  }
+
+  /**
+   * `__recover_optprobed_insn`: the original byte under a jump's displacement, else undefined.
+   * @see arch/x86/kernel/kprobes/opt.c __recover_optprobed_insn()
+   */
+  recoverByte(a: bigint): number | undefined {
+    return this.tails.size === 0 ? undefined : this.tails.get(a);
+  }
+
+  /**
+   * `setup_detour_execution`: an int3 hit on a probe flagged optimized (queued, being patched, or
+   * being unoptimized) continues in the detour's copy of the region instead of a single-step.
+   * @see arch/x86/kernel/kprobes/opt.c setup_detour_execution()
+   */
+  setupDetourExecution(site: ProbeSite, regs: PtRegs): boolean {
+    const d = this.detours.get(site);
+    if (!d) return false;
+    regs.ip = d.buf + BigInt(d.tmplEnd);
+    return true;
+  }
+
+  /** Frees a site's buffer (once no CPU runs in it). */
+  release(site: ProbeSite): void {
+    const d = this.detours.get(site);
+    if (!d) return;
+    this.detours.delete(site);
+    this.forgetTail(site);
+    this.freeing.push(d.buf);
+    this.freeUnused();
+  }
+
+  /** Frees the released buffers no CPU runs in (`do_free_cleaned_kprobes`). */
+  freeUnused(): void {
+    if (this.freeing.length === 0) return;
+    this.freeing = this.freeing.filter((buf) => {
+      if (this.inUse(buf)) return true;
+      this.slots.freeInsnSlot(buf);
+      return false;
+    });
+  }
+
+  /** Buffers waiting to be freed. */
+  get pendingFrees(): number {
+    return this.freeing.length;
+  }
+
+  save(): X86OptprobesState {
+    return Object.freeze({
+      detours: Object.freeze([...this.detours]),
+      tails: Object.freeze([...this.tails]),
+      freeing: Object.freeze([...this.freeing]),
+      slots: this.slots.save(),
+    });
+  }
+
+  restore(s: X86OptprobesState): void {
+    this.detours = new Map(s.detours);
+    this.tails = new Map(s.tails);
+    this.freeing = [...s.freeing];
+    this.slots.restore(s.slots);
+  }
+
+  private build(site: ProbeSite): OptInsn | string {
+    const m = this.k.m;
+    const recover = (a: bigint) =>
+      this.recoverByte(a) ?? (this.k.get(a)?.armed ? this.k.get(a)!.arch.opcode : undefined);
+    const r = canOptimizeAt(m, site.addr, recover);
+    if (!r.ok) return r.message;
+    if (r.regionLength > MAX_OPTIMIZED_LENGTH) return 'the region is longer than MAX_OPTIMIZED_LENGTH';
+    const original = new Uint8Array(r.regionLength);
+    for (let i = 0; i < r.regionLength; i++) {
+      const a = site.addr + BigInt(i);
+      original[i] = recover(a) ?? m.space.readU8(a);
+    }
+    const buf = this.slots.getInsnSlot();
+    const fail = (why: string) => {
+      this.slots.freeInsnSlot(buf);
+      return why;
+    };
+    const probe = buildOptDetour(buf, site.addr, this.gate, new Uint8Array(r.regionLength));
+    if (!probe) return fail('the detour buffer is out of rel32 reach (-ERANGE)');
+    const moved = relocateRegion(original, site.addr, buf + BigInt(probe.tmplEnd));
+    if (!moved.ok) return fail(moved.message);
+    const detour = buildOptDetour(buf, site.addr, this.gate, moved.bytes)!;
+    const jmp = relativeJump(site.addr, buf);
+    if (!jmp) return fail('the detour buffer is out of rel32 reach (-ERANGE)');
+    m.memory.textPoke(buf, detour.bytes);
+    // The template and the jump back cost no virtual time; each copied instruction costs what the
+    // original did, so an optimized run keeps an unprobed run's clocks.
+    m.space.markInstrumentation(buf, OPTINSN_SLOT_SIZE, false);
+    m.space.markInstrumentation(buf, detour.tmplEnd, true);
+    m.space.markInstrumentation(buf + BigInt(detour.jmpBack), 5, true);
+    return Object.freeze({
+      buf,
+      tmplEnd: detour.tmplEnd,
+      size: r.regionLength,
+      copied: original.slice(1, 1 + RELATIVE_ADDR_SIZE),
+      jmp,
+    });
+  }
+}

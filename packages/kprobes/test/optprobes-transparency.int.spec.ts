@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bootWithKprobes, run } from './support/machine.js';
+
+const RUNS = Number(process.env.INT3_FUZZ_RUNS ?? 40);
+const WORKLOADS = [
+  ['cat', '/etc/motd'],
+  ['fork', '2'],
+  ['net', '2'],
+  ['dd', '2'],
+  ['mkdir', '/tmp/z'],
+  ['open', '/proc/version'],
+];
+
+/** The oracle: an unprobed run, stepped instruction by instruction, counting kernel-text executions. */
+function oracle(argv: string[]) {
+  const { m } = bootWithKprobes();
+  const counts = new Map<bigint, number>();
+  const { _stext, _etext } = m.image.symbols;
+  m.stepHook = (_cpu, rip) => {
+    if (rip >= _stext && rip < _etext) counts.set(rip, (counts.get(rip) ?? 0) + 1);
+  };
+  const output = run(m, argv);
+  const entries = [...counts.keys()].filter((a) => m.kallsyms.lookup(a)?.offset === 0);
+  return { output, counts, addresses: [...counts.keys()].sort((a, b) => (a < b ? -1 : 1)), entries };
+}
+
+const oracles = WORKLOADS.map(oracle);
+
+describe('transparency with jump optimization (an optimized probe never changes what the kernel computes)', () => {
+  it('should give the same output with a no-op kprobe optimized at any executed instruction, hit exactly as often', () => {
+    let optimized = 0;
+    fc.assert(
+      fc.property(fc.record({ w: fc.nat({ max: WORKLOADS.length - 1 }), i: fc.nat() }), ({ w, i }) => {
+        const o = oracles[w];
+        const at = o.addresses[i % o.addresses.length];
+        const { m, k } = bootWithKprobes();
+        let hits = 0;
+        try {
+          k.registerKprobe({
+            addr: at,
+            preHandler: () => {
+              hits++;
+              return 0;
+            },
+          });
+        } catch (e) {
+          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
+          throw e;
+        }
+        k.optimizeNow();
+        if (k.get(at)!.optimized) optimized++;
+        const traps = { n: 0 };
+        m.traps$.subscribe((t) => t.vector === 3 && t.rip - 1n === at && traps.n++);
+        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
+        expect(hits, m.kallsyms.format(at)).toBe(o.counts.get(at));
+        if (k.get(at)!.optimized) expect(traps.n, m.kallsyms.format(at)).toBe(0);
+      }),
+      { numRuns: RUNS },
+    );
+    if (RUNS >= 20) expect(optimized).toBeGreaterThan(0);
+  });
+
+  it('should give the same output with an optimized no-op kretprobe on any entered function, one return per entry', () => {
+    let optimized = 0;
+    fc.assert(
+      fc.property(fc.record({ w: fc.nat({ max: WORKLOADS.length - 1 }), i: fc.nat() }), ({ w, i }) => {
+        const o = oracles[w];
+        const at = o.entries[i % o.entries.length];
+        const { m, k } = bootWithKprobes();
+        let returns = 0;
+        let flushed = 0;
+        k.events$.subscribe((e) => {
+          if (e.type === 'kretprobe:flushed') flushed++;
+        });
+        try {
+          k.registerKretprobe({ kp: { addr: at }, maxactive: 64, handler: () => returns++ });
+        } catch (e) {
+          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
+          throw e;
+        }
+        k.optimizeNow();
+        if (k.get(at)!.optimized) optimized++;
+        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
+        expect(returns + flushed, m.kallsyms.format(at)).toBe(o.counts.get(at));
+        expect(k.kretprobes.activeInstances, m.kallsyms.format(at)).toBe(0);
+      }),
+      { numRuns: RUNS },
+    );
+    if (RUNS >= 20) expect(optimized).toBeGreaterThan(0);
+  });
+});
