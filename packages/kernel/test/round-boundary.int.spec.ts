@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Machine } from '../src/machine/machine.js';
 import { readSampleImage, sampleProgram } from '../src/sample-image.js';
+import { NS_PER_INSTRUCTION, TICK_NS } from '../src/time/virtual-time.js';
 
 const image = readSampleImage();
 
@@ -41,5 +42,21 @@ describe('Machine.onRoundBoundary', () => {
     off();
     m.runRound();
     expect(hooks).toBe(1);
+  });
+
+  it('should let time pass tick by tick on an idle machine run to a deadline, with a boundary per tick', () => {
+    const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
+    const at: number[] = [];
+    m.onRoundBoundary(() => at.push(m.clock(0)));
+    const start = m.clock(0);
+    expect(m.run({}).reason).toBe('idle');
+    expect(at).toEqual([]);
+    const outcome = m.run({ deadlineNs: start + 5 * TICK_NS });
+    expect(outcome).toEqual({ reason: 'time', at: m.clock(0) });
+    expect(m.clock(0)).toBeGreaterThanOrEqual(start + 5 * TICK_NS);
+    expect(at.length).toBeGreaterThanOrEqual(5);
+    // A tick of idle time, then the idle round itself (one quantum).
+    const step = TICK_NS + m.quantum * NS_PER_INSTRUCTION;
+    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeLessThanOrEqual(step);
   });
 });

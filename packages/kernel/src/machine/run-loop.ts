@@ -17,7 +17,10 @@ export type RunOutcome =
 export interface RunOptions {
   /** Checked at every round boundary: stop when it holds. */
   readonly until?: () => boolean;
-  /** Stop at the first round boundary at or past this virtual time of CPU 0. */
+  /**
+   * Stop at the first round boundary at or past this virtual time of CPU 0. With nothing to run, time
+   * still passes up to it, tick by tick, each tick a round boundary (a periodic-tick kernel's idle).
+   */
   readonly deadlineNs?: number;
   /**
    * Checked after every CPU run and its handling (a gate, a trap, the end of a budget): stop there when
@@ -81,9 +84,12 @@ export class RunLoop {
           const wake = m.sched.nextWakeup();
           if (wake === undefined) {
             const blocked = m.sched.blockedForever();
-            return blocked.length > 0 ? { reason: 'deadlock', blocked: blocked.map((t) => t.pid) } : { reason: 'idle' };
+            if (blocked.length > 0) return { reason: 'deadlock', blocked: blocked.map((t) => t.pid) };
+            if (options.deadlineNs === undefined) return { reason: 'idle' };
           }
-          this.fastForward(wake);
+          // Idle until a wake-up, or (asked to run until a time) tick by tick to the deadline, so the
+          // round-boundary work (delayed work such as kprobes' optimizer) runs while the CPUs idle.
+          this.fastForward(wake ?? Math.min(options.deadlineNs!, m.clock(0) + TICK_NS));
         }
       }
       if (this.runRound(options.stopAfter)) return { reason: 'stopped' };
