@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { int3, lines, ok } from './int3.js';
 
 describe('int3 demo', () => {
-  it('should print every section: events, trace, list, profile, printk and the four interruptions', () => {
+  it('should print every section: events, trace, list, profile, printk, the four interruptions and the path taken today', () => {
     const out = ok(['demo']);
     expect(out).toMatch(/insmod kprobe_example\.ko jprobe_example\.ko kretprobe_example\.ko/);
     expect(out).toMatch(
@@ -15,13 +15,23 @@ describe('int3 demo', () => {
     expect(out).toMatch(/ j {2}ip_queue_xmit\+0x0/);
     expect(out).toMatch(/^ {2}xmit +8 +0$/m);
     expect(out).toMatch(/kprobe_example: pre_handler: p->addr=0xffffffff81000a20|kprobe_example: planted kprobe/);
-    const steps = out.slice(out.indexOf('# one kretprobe hit'));
-    expect(lines(steps).filter((l) => l.startsWith('  interruption '))).toEqual([
+    expect(out).toMatch(/ r {2}sys_mkdir\+0x0 {4}\[OPTIMIZED\]$/m);
+    const classic = out.slice(out.indexOf('# one kretprobe hit'), out.indexOf('# a later hit'));
+    expect(classic).toMatch(/^# one kretprobe hit on sys_mkdir, the 2\.6\.12 way .*: 4 interruptions$/m);
+    expect(lines(classic).filter((l) => l.startsWith('  interruption '))).toEqual([
       expect.stringMatching(/^ {2}interruption 1: #BP at sys_mkdir\+0x1\//),
-      expect.stringMatching(/^ {2}interruption 2: #DB at /),
+      expect.stringMatching(/^ {2}interruption 2: #DB at kprobe_insn_page\+/),
       expect.stringMatching(/^ {2}interruption 3: #BP at kretprobe_trampoline\+0x1\//),
-      expect.stringMatching(/^ {2}interruption 4: #DB at /),
+      expect.stringMatching(/^ {2}interruption 4: #DB at do_syscall_64\+/),
     ]);
+    // Today's path: the entry is a jmp into the detour buffer (no trap), the trampoline's ret is boosted.
+    const modern = out.slice(out.indexOf('# a later hit'));
+    expect(modern).toMatch(/^# a later hit, .*: 1 interruption$/m);
+    expect(lines(modern)[1]).toMatch(/kprobe:hit: sys_mkdir\+0x0 \(the jmp into the detour buffer, no trap\)$/);
+    expect(lines(modern).filter((l) => l.startsWith('  interruption '))).toEqual([
+      expect.stringMatching(/^ {2}interruption 1: #BP at kretprobe_trampoline\+0x1\//),
+    ]);
+    expect(modern).toMatch(/kprobe:hit: kretprobe_trampoline\+0x0 \(int3, the boosted copy runs without #DB\)/);
     expect(lines(out).length).toBeLessThan(80);
   });
 });

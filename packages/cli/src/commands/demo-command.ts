@@ -1,14 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrapEvent } from '@int3/cpu';
-import { IMAGE_DIR } from '@int3/kernel';
+import { IMAGE_DIR, TICK_NS } from '@int3/kernel';
 import type { KprobeEvent } from '@int3/kprobes';
 import type { Command } from 'commander';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { Style, type Terminal } from '../runtime/terminal.js';
-import { checkOutcome, defineEvents, runWorkloads } from '../tracing/run-trace.js';
-import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
+import { checkOutcome, defineEvents, KPROBES_OPTIMIZATION, runWorkloads } from '../tracing/run-trace.js';
+import {
+  applyTracefsWrite,
+  createTracedSession,
+  readKernelImage,
+  type TracedSession,
+} from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
 import { CommonOptions } from './common-options.js';
 
@@ -45,62 +50,96 @@ export function registerDemoCommand(program: Command): void {
     });
 }
 
+const HIT_PATH: Record<Extract<KprobeEvent, { type: 'kprobe:hit' }>['path'], string> = {
+  int3: 'int3, the copy single-stepped',
+  boosted: 'int3, the boosted copy runs without #DB',
+  optimized: 'the jmp into the detour buffer, no trap',
+  detour: 'int3 of a probe being optimized, sent to the detour',
+};
+
 function runDemo(t: TracedSession): string {
   const m = t.session.machine;
+  const sym = m.kallsyms.format.bind(m.kallsyms);
   // Step 1: watch the mechanism (coarse events only: traps and kprobes steps).
   const timeline: (KprobeEvent | TrapEvent)[] = [];
   const subs = [t.kprobes.events$.subscribe((e) => timeline.push(e)), m.traps$.subscribe((e) => timeline.push(e))];
-  // Step 2: the seed modules register their probes from init_module.
+  // Step 2: the seed modules register their probes from init_module; kprobe events through tracefs.
+  // Jump optimization starts off, so the first sys_mkdir hit takes the 2.6.12 path.
+  applyTracefsWrite(t, KPROBES_OPTIMIZATION, '0\n', false);
   const printkStart = m.printk.dmesg().split('\n').length - 1;
   for (const name of MODULES) {
     const data = readFileSync(join(IMAGE_DIR, 'modules', 'kprobes', name)).toString('base64');
     t.session.apply({ type: 'input:insmod', name, data });
   }
-  // Step 3: kprobe events through tracefs, then the workloads.
   defineEvents(t, { definitions: DEFINITIONS, filters: [] }, 'demo');
+  // Step 3: one mkdir alone (its hit, classic), then optimization on and the workloads together.
+  checkOutcome(runWorkloads(t, [['mkdir', '/tmp/first']]));
+  const classic = kretprobeHit(timeline, 0, sym);
+  applyTracefsWrite(t, KPROBES_OPTIMIZATION, '1\n', false);
   checkOutcome(runWorkloads(t, WORKLOADS));
+  // Step 4: sleep past the optimizer's delay (5 jiffies) and its patching rounds; one more mkdir
+  // shows today's path.
+  t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimizer.delay * TICK_NS });
+  const modernFrom = timeline.length;
+  checkOutcome(runWorkloads(t, [['mkdir', '/tmp/again']]));
+  const modern = kretprobeHit(timeline, modernFrom, sym);
   for (const s of subs) s.unsubscribe();
   const printk = m.printk
     .dmesg()
     .split('\n')
     .slice(printkStart)
-    .filter((l) => l !== '');
+    .filter((l) => l !== '' && !l.includes('Kprobes globally'));
   const shown = printk.slice(0, PRINTK_SHOWN);
   const sections = [
     `int3 demo: the sample kernel on ${m.cpus.length} CPUs; insmod ${MODULES.join(' ')}`,
     `kprobe_events:\n${indent(t.fs.read('kprobe_events'))}`,
-    `# workloads: ${WORKLOADS.map((w) => w.join(' ')).join(', ')}\n# cat trace_pipe\n${t.fs.read('trace_pipe')}`,
+    `# workloads: mkdir /tmp/first, then ${WORKLOADS.map((w) => w.join(' ')).join(', ')}, sleep, mkdir /tmp/again\n# cat trace_pipe\n${t.fs.read('trace_pipe')}`,
     `# cat /sys/kernel/debug/kprobes/list   (k kprobe, r kretprobe, j jprobe)\n${t.fs.read('/sys/kernel/debug/kprobes/list')}`,
     `# cat kprobe_profile   (event, hits, misses)\n${t.fs.read('kprobe_profile')}`,
     `# dmesg: the modules' handlers (printk)\n${shown.join('\n')}\n${printk.length > shown.length ? `  ... ${printk.length - shown.length} more lines\n` : ''}`,
-    `${kretprobeHit(timeline, m.kallsyms.format.bind(m.kallsyms))}`,
+    `# one kretprobe hit on sys_mkdir, the 2.6.12 way (first hit, kprobes-optimization=0): ${count(classic)}\n${classic.join('\n')}`,
+    `# a later hit, as x86 does it today (entry jump-optimized, the trampoline's ret boosted): ${count(modern)}\n${modern.join('\n')}`,
   ];
   return sections.map((s) => s.replace(/\n*$/, '\n')).join('\n');
 }
 
-/** The traps and kprobes steps of the first kretprobe hit on `sys_mkdir`, numbered interruptions. */
-function kretprobeHit(timeline: readonly (KprobeEvent | TrapEvent)[], sym: (a: bigint) => string): string {
-  const start = timeline.findIndex((e) => e.type === 'kretprobe:return-address-swapped');
-  if (start < 0) return '# no kretprobe hit was seen\n';
-  const cpu = timeline[start].cpu;
-  // The hit begins with the #BP just before the swap, and ends when the trampoline's work resumed.
-  let first = start;
-  while (first > 0 && !(isTrap(timeline[first]) && timeline[first].cpu === cpu)) first--;
-  const lines = ['# one kretprobe hit on sys_mkdir, step by step (the interruptions are the traps)'];
+function count(steps: readonly string[]): string {
+  const n = steps.filter((l) => l.startsWith('  interruption ')).length;
+  return `${n} interruption${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The traps and kprobes steps of the first kretprobe hit on `sys_mkdir` at or after `from`: from its
+ * entry (the #BP, or the optimized jump's hit) to the return through the trampoline, traps numbered.
+ */
+function kretprobeHit(
+  timeline: readonly (KprobeEvent | TrapEvent)[],
+  from: number,
+  sym: (a: bigint) => string,
+): string[] {
+  const swap = timeline.findIndex((e, i) => i >= from && e.type === 'kretprobe:return-address-swapped');
+  if (swap < 0) return ['  (no kretprobe hit was seen)'];
+  const cpu = timeline[swap].cpu;
+  let first = swap;
+  while (first > from && !(timeline[first].type === 'kprobe:hit' && timeline[first].cpu === cpu)) first--;
+  if (first > from && isTrap(timeline[first - 1]) && timeline[first - 1].cpu === cpu) first--;
+  const lines: string[] = [];
   let n = 0;
-  let sawTrampoline = false;
-  for (let i = first; i < timeline.length && lines.length < 24; i++) {
+  let returned = false;
+  for (let i = first; i < timeline.length; i++) {
     const e = timeline[i];
     if (e.cpu !== cpu && e.cpu !== -1) continue;
-    if (isTrap(e)) {
-      if (sawTrampoline && n >= 4) break;
-      lines.push(`  interruption ${++n}: ${e.name} at ${sym(e.rip)}`);
-    } else {
-      lines.push(`      ${describeStep(e, sym)}`);
-      if (e.type === 'kretprobe:trampoline-hit') sawTrampoline = true;
+    if (returned && e.type !== 'kretprobe:trampoline-hit') {
+      // After the return: only the trampoline's own single-step, if it is not boosted.
+      const step = e.type === 'kprobe:pre-handler-ran' || e.type === 'kprobe:single-step-begun';
+      if (!step && !(isTrap(e) && e.vector === 1) && e.type !== 'kprobe:resumed') break;
     }
+    if (isTrap(e)) lines.push(`  interruption ${++n}: ${e.name} at ${sym(e.rip)}`);
+    else if (e.type !== 'kprobe:pre-handler-ran') lines.push(`      ${describeStep(e, sym)}`);
+    if (e.type === 'kretprobe:trampoline-hit') returned = true;
+    if (returned && e.type === 'kprobe:resumed') break;
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /** The demo's section headings (`# …` lines and the title) in bold on a terminal. */
@@ -123,6 +162,8 @@ function describeStep(e: KprobeEvent, sym: (a: bigint) => string): string {
       return `${e.type}: copy of '${e.insn}' at slot 0x${e.slot.toString(16)}`;
     case 'kprobe:resumed':
       return `${e.type}: ${e.fixup}, ip = ${sym(e.ip)}`;
+    case 'kprobe:hit':
+      return `${e.type}: ${e.symbol} (${HIT_PATH[e.path]})`;
     default:
       return `${e.type} (${e.symbol})`;
   }

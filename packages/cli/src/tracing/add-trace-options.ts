@@ -3,7 +3,7 @@ import { CommonOptions, collect } from '../commands/common-options.js';
 
 /**
  * Adds the options `trace`, `record` and `replay` share: `-e` definitions, `--filter`, `--format`, and
- * unless `replay`, `--run`, `--cpus` and `--image`.
+ * unless `replay` (which replays the recorded sysctl), `--run`, `--cpus`, `--image` and `--no-optimize`.
  */
 export function addTraceOptions(command: Command, forReplay = false): Command {
   command
@@ -18,7 +18,11 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
     command
       .addOption(CommonOptions.run("a workload and its arguments, e.g. 'cat /etc/motd' (repeatable; default hello)"))
       .addOption(CommonOptions.cpus())
-      .addOption(CommonOptions.image());
+      .addOption(CommonOptions.image())
+      .option(
+        '--no-optimize',
+        'echo 0 > /proc/sys/debug/kprobes-optimization first: no jump optimization, every hit traps',
+      );
   }
   return command;
 }

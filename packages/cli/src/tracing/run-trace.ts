@@ -7,6 +7,9 @@ import type { TraceFormat, TracePlan } from './trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from './traced-session.js';
 import { unknownSymbolHint } from './unknown-symbol-hint.js';
 
+/** The sysctl `--no-optimize` writes 0 to. */
+export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
+
 /**
  * Defines and enables the plan's events through tracefs writes (session inputs, so a replay re-applies
  * them): each definition is appended to `kprobe_events` as `echo DEF >> kprobe_events` would, each
@@ -17,9 +20,10 @@ import { unknownSymbolHint } from './unknown-symbol-hint.js';
  */
 export function defineEvents(
   t: TracedSession,
-  plan: Pick<TracePlan, 'definitions' | 'filters'>,
+  plan: Pick<TracePlan, 'definitions' | 'filters'> & Partial<Pick<TracePlan, 'optimize'>>,
   command: string,
 ): void {
+  if (plan.optimize === false) applyTracefsWrite(t, KPROBES_OPTIMIZATION, '0\n', false);
   for (const def of plan.definitions) {
     try {
       applyTracefsWrite(t, 'kprobe_events', `${def}\n`, true);

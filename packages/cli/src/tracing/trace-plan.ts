@@ -16,6 +16,8 @@ export interface TracePlan {
   readonly workloads: readonly (readonly string[])[];
   readonly cpus: number;
   readonly format: TraceFormat;
+  /** False with `--no-optimize`: `debug.kprobes-optimization` is set to 0 before the events are defined. */
+  readonly optimize: boolean;
 }
 
 /** The options commander collects for the tracing commands. */
@@ -25,6 +27,8 @@ export interface TraceOptions {
   readonly run?: string[];
   readonly cpus?: string;
   readonly format?: string;
+  /** commander's `--no-optimize` (undefined: not offered, as for `replay`). */
+  readonly optimize?: boolean;
 }
 
 /** The workload run when no `--run` is given. */
@@ -51,6 +55,7 @@ export function parseTracePlan(options: TraceOptions, command: string): TracePla
     workloads,
     cpus: parseCpus(options.cpus ?? '2', usage),
     format: parseFormat(options.format ?? 'text', usage),
+    optimize: options.optimize !== false,
   };
 }
 

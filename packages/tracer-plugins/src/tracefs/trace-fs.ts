@@ -229,13 +229,25 @@ export class TraceFs {
   }
 
   /**
-   * `/proc/sys/debug`. The lead adds `kprobes-optimization` (read 0/1, write toggles the optimizer,
-   * as `proc_kprobes_optimization_handler()`) here once kprobes exposes the switch.
+   * `/proc/sys/debug`: `kprobes-optimization` reads `1`/`0`; writing an integer 0 or 1 unoptimizes every
+   * optimized probe and stops optimizing, or optimizes them again (anything else: EINVAL, as
+   * `proc_dointvec_minmax` with the range 0..1 answers).
+   * @see kernel/kprobes.c proc_kprobes_optimization_handler(); Documentation/trace/kprobes.rst Appendix B
    */
   #procSysDebug(name: string): TraceFsNode | undefined {
+    const k = this.kprobes;
     switch (name) {
       case '':
-        return dir(() => []);
+        return dir(() => ['kprobes-optimization']);
+      case 'kprobes-optimization':
+        return file(
+          () => (k.optimization ? '1\n' : '0\n'),
+          (t) => {
+            const v = /^\s*[-+]?\d+\s*$/.test(t) ? Number.parseInt(t, 10) : Number.NaN;
+            if (v !== 0 && v !== 1) throw new TraceFsError('EINVAL', 'kprobes-optimization: write 0 or 1');
+            k.setOptimization(v === 1);
+          },
+        );
       default:
         return undefined;
     }
