@@ -45,6 +45,26 @@ describe('int3 probes, syms, disasm, dmesg', () => {
     expect(int3(['probes', 'nope']).status).toBe(2);
   });
 
+  it('should say with --why why each probe is not jump-optimized, after the optimizer had its delay', () => {
+    const out = ok(['probes', 'list', '--why', '-e', 'p:a do_sys_open', '-e', 'p:b do_sys_open+1']);
+    expect(out).toBe(
+      [
+        'ffffffffa0001000  k  kretprobe_trampoline+0x0    ',
+        "    not optimized: kprobes' own trampoline",
+        'ffffffff81001c81  k  do_sys_open+0x1    [OPTIMIZED]',
+        'ffffffff81001c80  k  do_sys_open+0x0    ',
+        '    not optimized: probe inside the region at do_sys_open+0x1/0x40',
+        '',
+      ].join('\n'),
+    );
+    const rules = ok(['probes', 'list', '--why', '-e', 'p:x optprobe_jump_into_region', '-e', 'p:y kprobe_target']);
+    expect(rules).toMatch(
+      / k {2}optprobe_jump_into_region\+0x0 {4}\n {4}not optimized: jl .* jumps into the optimized region\n/,
+    );
+    expect(rules).toMatch(/ k {2}kprobe_target\+0x0 {4}\[OPTIMIZED\]\n/);
+    expect(int3(['probes', 'blacklist', '--why']).status).toBe(2);
+  });
+
   it('should list functions matching a glob', () => {
     expect(lines(ok(['syms', 'sys_mk*'])).sort()).toEqual(['sys_mkdir', 'sys_mkdirat']);
   });
