@@ -164,6 +164,22 @@ describe('Ctrl-C', () => {
   });
 });
 
+describe('int3 tracefs and Ctrl-C', () => {
+  it('should stop a script at a long run on Ctrl-C, keep what was printed, skip the rest, exit 130', async () => {
+    const script = join(dir, 'sigint.sh');
+    writeFileSync(script, ['run cat /etc/motd', 'run spin 2000000000', 'cat kprobe_profile', ''].join('\n'));
+    const p = startInt3(['tracefs', '--script', script]);
+    setTimeout(() => p.child.kill('SIGINT'), 2500);
+    const r = await p.done;
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(130);
+    // What cat printed, and nothing after the interrupted run (the script stopped there, as sh does).
+    expect(r.stdout).toBe(ok(['tracefs'], 'run cat /etc/motd\n'));
+    expect(r.stdout).not.toBe('');
+    expect(r.stderr).toMatch(/^run: interrupted at \d+\.\d{6} s of virtual time\n$/);
+  });
+});
+
 describe('int3 call -e', () => {
   it('should print the trace lines of the call before return:', () => {
     const out = lines(ok(['call', '-e', 'p:len strlen s=+0(%di):string', 'strlen', 'str:hello']));

@@ -6,6 +6,7 @@ import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { environmentOf } from '../runtime/cli-environment.js';
+import { EXIT_INTERRUPTED, type Interrupt } from '../runtime/interrupt.js';
 import { completeShellLine } from '../shell/complete-shell-line.js';
 import { TracefsShell } from '../shell/tracefs-shell.js';
 import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
@@ -31,7 +32,8 @@ Example:
   EOF
 
 Exit status: 0 if every command succeeded, 1 if any failed (a failed write prints
-"echo: write error: <strerror>"), 2 bad option or script file.`;
+"echo: write error: <strerror>"), 2 bad option or script file, 130 when Ctrl-C stopped a
+script's run (interactively, Ctrl-C stops the run and the shell goes on).`;
 
 /** The interactive prompt. */
 const PROMPT = 'tracefs# ';
@@ -52,24 +54,29 @@ export function registerTracefsCommand(program: Command): void {
       const image = readKernelImage(options.image, 'tracefs');
       const c = createCliContainer(cmd, () => createTracedSession(image, cpus));
       const traced = c.get<TracedSession>(CliTokens.TracedSession);
-      const shell = new TracefsShell(traced, {
-        out: (s) => writeOut(cmd, s),
-        err: environmentOf(cmd).writeErr,
-      });
+      const interrupt = c.get<Interrupt>(CliTokens.Interrupt);
+      const shell = new TracefsShell(
+        traced,
+        { out: (s) => writeOut(cmd, s), err: environmentOf(cmd).writeErr },
+        interrupt,
+      );
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
       startPluginTracers(host);
-      if (interactive) await runInteractive(shell, traced);
-      else shell.executeScript(script);
+      if (interactive) await runInteractive(shell, traced, interrupt);
+      else await shell.executeScript(script);
       writeOut(cmd, pluginReports(host));
-      if (shell.failed) process.exitCode = 1;
+      // A script Ctrl-C stopped ends as sh's does: 128 + SIGINT.
+      if (!interactive && shell.interrupted) process.exitCode = EXIT_INTERRUPTED;
+      else if (shell.failed) process.exitCode = 1;
     });
 }
 
 /**
  * The shell on a terminal: node:readline with a prompt, in-memory history and Tab completion; Ctrl-C
- * drops the line being typed, Ctrl-D (or `exit`) leaves.
+ * stops the command running (at its next slice) or drops the line being typed; Ctrl-D (or `exit`)
+ * leaves. Lines typed while a command runs wait their turn.
  */
-function runInteractive(shell: TracefsShell, traced: TracedSession): Promise<void> {
+function runInteractive(shell: TracefsShell, traced: TracedSession, interrupt: Interrupt): Promise<void> {
   const rl = createInterface({
     input: process.stdin,
     output: process.stdout,
@@ -77,23 +84,33 @@ function runInteractive(shell: TracefsShell, traced: TracedSession): Promise<voi
     historySize: 1000,
     completer: (line: string) => completeShellLine(line, traced.fs),
   });
+  let busy = false;
+  let queue = Promise.resolve();
   return new Promise((resolve) => {
     rl.on('line', (line) => {
       if (line.trim() === 'exit') {
         rl.close();
         return;
       }
-      shell.execute(line);
-      rl.prompt();
+      queue = queue.then(async () => {
+        busy = true;
+        await shell.execute(line);
+        busy = false;
+        rl.prompt();
+      });
     });
     rl.on('SIGINT', () => {
       process.stdout.write('^C\n');
+      if (busy) {
+        interrupt.request();
+        return;
+      }
       rl.write(null, { ctrl: true, name: 'u' });
       rl.prompt();
     });
     rl.on('close', () => {
       process.stdout.write('\n');
-      resolve();
+      void queue.then(resolve);
     });
     rl.prompt();
   });

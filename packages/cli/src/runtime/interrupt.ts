@@ -26,6 +26,11 @@ export class Interrupt {
     this.#requested = true;
   }
 
+  /** Forgets a request once it was honoured (an interactive shell goes on after a stopped command). */
+  clear(): void {
+    this.#requested = false;
+  }
+
   /** Handles SIGINT on this process; returns the function that stops handling it. */
   listen(): () => void {
     const onSigint = () => {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { KernelError, WORKLOADS } from '@int3/kernel';
+import { formatTimestamp, KernelError, WORKLOADS } from '@int3/kernel';
 import { TraceFsError } from '@int3/tracer-plugins';
 import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
 import { parseCallArgument } from '../call/parse-call-argument.js';
 import { CliError } from '../cli-error.js';
+import type { Interrupt } from '../runtime/interrupt.js';
 import { strerror } from '../tracing/run-trace.js';
+import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
 import { parseWorkload } from '../tracing/trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from '../tracing/traced-session.js';
 import { SHELL_COMMANDS } from './complete-shell-line.js';
@@ -30,24 +32,31 @@ const NS_PER_SECOND = 1_000_000_000;
  * @see Documentation/trace/kprobetrace.rst (the commands it lets one type as written there)
  * @example
  * const sh = new TracefsShell(traced, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
- * sh.execute(`echo 'p:myprobe do_sys_open' > kprobe_events`);
+ * await sh.execute(`echo 'p:myprobe do_sys_open' > kprobe_events`);
  */
 export class TracefsShell {
   /** True once any command failed. */
   failed = false;
+  /** True once Ctrl-C stopped a command (a script stops there, as `sh` does). */
+  interrupted = false;
 
   constructor(
     private readonly t: TracedSession,
     private readonly io: ShellOutput,
+    /** Ctrl-C: `run` stops at its next slice of virtual time when it is requested. */
+    private readonly interrupt?: Interrupt,
   ) {}
 
-  /** Runs every line of a script. */
-  executeScript(text: string): void {
-    for (const line of text.split('\n')) this.execute(line);
+  /** Runs every line of a script; stops after a command Ctrl-C interrupted. */
+  async executeScript(text: string): Promise<void> {
+    for (const line of text.split('\n')) {
+      await this.execute(line);
+      if (this.interrupted) return;
+    }
   }
 
   /** Runs one line; a failure is reported and remembered, never thrown. */
-  execute(line: string): void {
+  async execute(line: string): Promise<void> {
     let words: ShellWord[];
     try {
       words = splitWords(line);
@@ -61,7 +70,7 @@ export class TracefsShell {
     if (words.length === 0) return;
     const [name, ...args] = words;
     try {
-      this.dispatch(name.text, args);
+      await this.dispatch(name.text, args);
     } catch (error) {
       if (error instanceof TraceFsError) {
         this.fail(`${name.text}: ${args.at(-1)?.text ?? ''}: ${strerror(error)}`);
@@ -75,7 +84,7 @@ export class TracefsShell {
     }
   }
 
-  private dispatch(name: string, args: ShellWord[]): void {
+  private async dispatch(name: string, args: ShellWord[]): Promise<void> {
     const texts = args.map((a) => a.text);
     switch (name) {
       case 'echo':
@@ -92,7 +101,7 @@ export class TracefsShell {
         for (const entry of this.t.fs.ls(texts[0] ?? '.')) this.io.out(`${entry}\n`);
         return;
       case 'run':
-        this.run(texts);
+        await this.run(texts);
         return;
       case 'call':
         this.call(texts);
@@ -146,7 +155,11 @@ export class TracefsShell {
     }
   }
 
-  private run(argv: string[]): void {
+  /**
+   * `run WORKLOAD [ARGS…]`: to completion, in slices of virtual time so Ctrl-C can stop it (the
+   * machine stays as it was at that slice's end, the trace keeps what was recorded).
+   */
+  private async run(argv: string[]): Promise<void> {
     if (argv.length === 0) {
       this.fail(`run: name a workload (${WORKLOADS.join(', ')})`);
       return;
@@ -155,10 +168,18 @@ export class TracefsShell {
     const argvParsed = parseWorkload(argv.map(shellQuote).join(' '), usage);
     const writes = this.t.session.machine.console;
     const start = writes.length;
-    const outcome = this.t.session.runWorkloads([argvParsed]);
+    const outcome = this.interrupt
+      ? await runWorkloadsSliced(this.t, [argvParsed], { interrupt: this.interrupt })
+      : this.t.session.runWorkloads([argvParsed]);
     // The workload's own output, as a shell shows what a command printed.
     for (const write of writes.slice(start)) this.io.out(write.text);
-    if (outcome.reason !== 'done') this.fail(`run: the run ended: ${outcome.reason}`);
+    if (outcome.reason === 'interrupted') {
+      this.interrupted = true;
+      this.fail(`run: interrupted at ${formatTimestamp(outcome.at).trim()} s of virtual time`);
+      this.interrupt?.clear();
+    } else if (outcome.reason !== 'done') {
+      this.fail(`run: the run ended: ${outcome.reason}`);
+    }
   }
 
   /** `call SYMBOL [ARGS…]`: calls a kernel function as `int3 call` does and prints `return: <decimal>`. */
