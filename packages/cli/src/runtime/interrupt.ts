@@ -2,9 +2,10 @@
 export const EXIT_INTERRUPTED = 130;
 
 /**
- * Ctrl-C as a request, not a kill: the first SIGINT sets {@link requested}, and long runs check it at
- * their slice boundaries, stop the machine there and print what was recorded. A second SIGINT exits at
- * once (for a command stuck outside a run).
+ * Ctrl-C as a request, not a kill, while a run that honours it is under way ({@link during}): the
+ * first SIGINT sets {@link requested}, and the run checks it at its slice boundaries, stops the machine
+ * there and prints what was recorded. A second SIGINT, or one outside such a run (booting, a short
+ * command such as `demo`), exits at once with status 130.
  *
  * @see kernel/signal.c (SIGINT's default action is what the second Ctrl-C keeps)
  * @example
@@ -15,6 +16,7 @@ export const EXIT_INTERRUPTED = 130;
  */
 export class Interrupt {
   #requested = false;
+  #runs = 0;
 
   /** True once Ctrl-C was pressed (or {@link request} called). */
   get requested(): boolean {
@@ -31,10 +33,25 @@ export class Interrupt {
     this.#requested = false;
   }
 
+  /** True while a run that checks {@link requested} is under way. */
+  get honoured(): boolean {
+    return this.#runs > 0;
+  }
+
+  /** Runs `body` as a run that honours Ctrl-C (see the class summary). */
+  async during<T>(body: () => Promise<T>): Promise<T> {
+    this.#runs++;
+    try {
+      return await body();
+    } finally {
+      this.#runs--;
+    }
+  }
+
   /** Handles SIGINT on this process; returns the function that stops handling it. */
   listen(): () => void {
     const onSigint = () => {
-      if (this.#requested) process.exit(EXIT_INTERRUPTED);
+      if (this.#requested || !this.honoured) process.exit(EXIT_INTERRUPTED);
       this.request();
     };
     process.on('SIGINT', onSigint);
