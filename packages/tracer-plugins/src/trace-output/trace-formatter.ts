@@ -106,31 +106,22 @@ export class TraceFormatter {
       tracer: options.tracer,
     });
     const it = buffer.iterator(options.cpu);
-    const ctx = this.#readContext();
-    const lines: string[] = [];
-    let chars = 0;
-    for (let ev = it.nextEntry(); ev !== undefined; ev = it.nextEntry()) {
-      if (ev.lost > 0) lines.push(`CPU:${ev.cpu} [LOST ${ev.lost} EVENTS]`);
-      const line = this.formatRecord(ev, ctx);
-      lines.push(line);
-      chars += line.length;
-      if (chars >= CHUNK_CHARS) {
-        yield flush(lines);
-        chars = 0;
-      }
-    }
-    if (lines.length > 0) yield flush(lines);
+    yield* this.#lineChunks(() => it.nextEntry());
   }
 
   /** `trace_pipe` as a stream: consumes up to `max` records, in chunks of whole lines; nothing when empty. */
   *pipeChunks(buffer: TraceBuffer, options: TraceReadOptions = {}): Generator<string, void, undefined> {
     const max = options.max ?? Number.POSITIVE_INFINITY;
+    let n = 0;
+    yield* this.#lineChunks(() => (n++ < max ? buffer.consume(options.cpu) : undefined));
+  }
+
+  /** The lines of the records `next` gives until it gives none, in chunks of about CHUNK_CHARS. */
+  *#lineChunks(next: () => RingBufferEvent | undefined): Generator<string, void, undefined> {
     const ctx = this.#readContext();
     const lines: string[] = [];
     let chars = 0;
-    for (let n = 0; n < max; n++) {
-      const ev = buffer.consume(options.cpu);
-      if (ev === undefined) break;
+    for (let ev = next(); ev !== undefined; ev = next()) {
       if (ev.lost > 0) lines.push(`CPU:${ev.cpu} [LOST ${ev.lost} EVENTS]`);
       const line = this.formatRecord(ev, ctx);
       lines.push(line);
