@@ -57,6 +57,13 @@ export class CpuCore extends CpuState {
   readonly fTagLo = new Int32Array(TLB_SIZE).fill(1);
   readonly fTagHi = new Int32Array(TLB_SIZE);
   readonly fPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
+  /**
+   * The fetch entry most recently displaced from its slot (a one-entry victim cache): two code pages
+   * that share a slot (kernel text and a trampoline page 1 MiB apart) swap instead of missing.
+   */
+  protected vTagLo = 1;
+  protected vTagHi = 0;
+  protected vPage: Page = DUMMY;
 
   constructor(addressSpace: AddressSpace) {
     super();
@@ -69,6 +76,7 @@ export class CpuCore extends CpuState {
     this.rTagLo.fill(1);
     this.wTagLo.fill(1);
     this.fTagLo.fill(1);
+    this.vTagLo = 1;
   }
 
   /** Translates an address for `access`, raising #GP/#PF as the SDM says, and fills the TLB. */
@@ -85,6 +93,11 @@ export class CpuCore extends CpuState {
     if (access === Access.Fetch && f & PageFlags.NoExecute) this.pageFault(lo, hi, code | 1);
     const i = (lo >>> 12) & 255;
     if (access === Access.Fetch) {
+      if (this.fTagLo[i] !== 1 && (this.fTagLo[i] !== (lo & -4096) || this.fTagHi[i] !== hi)) {
+        this.vTagLo = this.fTagLo[i];
+        this.vTagHi = this.fTagHi[i];
+        this.vPage = this.fPage[i];
+      }
       this.fTagLo[i] = lo & -4096;
       this.fTagHi[i] = hi;
       this.fPage[i] = page;

@@ -10,12 +10,39 @@ import { PageFlags } from './page-flags.js';
  * @see Intel SDM Vol. 3A §4.6 (access rights: instruction fetches) and §11.6 (self-modifying code)
  */
 export class CpuFetch extends CpuRegisters {
-  /** The decoded instruction at RIP: fetch TLB and decode cache hit, else {@link fetchSlow}. */
+  /** The decoded instruction at RIP: fetch TLB and decode cache hit, else {@link fetchMiss}. */
   protected fetch(): Insn {
     const lo = this.ripLo;
     const i = (lo >>> 12) & 255;
     if (this.fTagLo[i] === (lo & -4096) && this.fTagHi[i] === this.ripHi) {
       const code = this.fPage[i].code;
+      if (code !== null) {
+        const insn = code[lo & 0xfff];
+        if (insn !== null) return insn;
+      }
+      return this.fetchSlow();
+    }
+    return this.fetchMiss();
+  }
+
+  /**
+   * Fetch-TLB miss: when the victim entry holds RIP's page, it is swapped back into the slot (two code
+   * pages sharing a slot, such as kernel text and a trampoline page 1 MiB apart, then alternate without
+   * a walk); otherwise {@link fetchSlow}.
+   */
+  private fetchMiss(): Insn {
+    const lo = this.ripLo;
+    const tag = lo & -4096;
+    if (this.vTagLo === tag && this.vTagHi === this.ripHi) {
+      const i = (lo >>> 12) & 255;
+      const page = this.vPage;
+      this.vTagLo = this.fTagLo[i];
+      this.vTagHi = this.fTagHi[i];
+      this.vPage = this.fPage[i];
+      this.fTagLo[i] = tag;
+      this.fTagHi[i] = this.ripHi;
+      this.fPage[i] = page;
+      const code = page.code;
       if (code !== null) {
         const insn = code[lo & 0xfff];
         if (insn !== null) return insn;

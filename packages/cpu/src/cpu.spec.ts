@@ -108,6 +108,54 @@ describe(Cpu.prototype.run, () => {
     expect(cpu.retired).toBe(1);
   });
 
+  it('should answer every gate exit with the same result object, naming the gate reached', () => {
+    const { cpu, as } = setup([0xff, 0xd3, 0xff, 0xd3]); // call rbx; call rbx
+    as.map(0xffffffff90000000n, 4096, P | PageFlags.Gate);
+    cpu.setReg(Reg.RBX, 0xffffffff90000010n);
+    const first = cpu.run(100);
+    expect(first).toEqual({ reason: 'gate', rip: 0xffffffff90000010n });
+    cpu.rip = CODE + 2n;
+    cpu.setReg(Reg.RBX, 0xffffffff90000020n);
+    expect(cpu.run(100)).toBe(first);
+    expect(first.rip).toBe(0xffffffff90000020n);
+  });
+
+  it('should run two code pages that share a fetch-TLB slot alternately, each from its own bytes', () => {
+    const B = CODE + 0x100000n; // 256 pages on: the same slot of the direct-mapped fetch TLB
+    const rel = (from: bigint, to: bigint) => [...new Uint8Array(new Int32Array([Number(to - from)]).buffer)];
+    // A: mov $1,%eax; jmp B; (A+10) add $4,%eax; jmp B+8
+    const { cpu, as } = setup([
+      0xb8,
+      1,
+      0,
+      0,
+      0,
+      0xe9,
+      ...rel(CODE + 10n, B),
+      0x83,
+      0xc0,
+      4,
+      0xe9,
+      ...rel(CODE + 18n, B + 8n),
+    ]);
+    // B: add $2,%eax; jmp A+10; (B+8) add $8,%eax; hlt
+    as.map(B, 4096, P | W | U);
+    as.write(B, Uint8Array.from([0x83, 0xc0, 2, 0xe9, ...rel(B + 8n, CODE + 10n), 0x83, 0xc0, 8, 0xf4]));
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: B + 12n });
+    expect(cpu.getReg(Reg.RAX)).toBe(15n);
+  });
+
+  it('should fault on a code page unmapped after another page took its fetch-TLB slot', () => {
+    const B = CODE + 0x100000n;
+    const rel = (from: bigint, to: bigint) => [...new Uint8Array(new Int32Array([Number(to - from)]).buffer)];
+    const { cpu, as } = setup([0xe9, ...rel(CODE + 5n, B)]); // A: jmp B
+    as.map(B, 4096, P | W | U);
+    as.write(B, Uint8Array.from([0xf4, 0xe9, ...rel(B + 6n, CODE)])); // B: hlt; jmp A
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: B + 1n });
+    as.unmap(CODE, 4096);
+    expect(cpu.run(100)).toMatchObject({ reason: 'exception', vector: 14, cr2: CODE });
+  });
+
   it('should charge no virtual time for instrumentation bytes', () => {
     const { cpu, as } = setup([0x90, 0x90, 0xcc, 0x90, 0x0f, 0x31, 0xf4]); // nop; nop; int3; nop; rdtsc; hlt
     as.markInstrumentation(CODE + 1n, 2, true);

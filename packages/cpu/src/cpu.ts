@@ -33,10 +33,22 @@ export interface CpuOptions {
  */
 export class Cpu extends CpuTraps {
   private epoch = -1;
+  /**
+   * What every gate exit returns: one frozen object per CPU, so the gate path allocates nothing. Its
+   * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).
+   */
+  private readonly gateExit: RunResult;
 
   constructor(options: CpuOptions) {
     super(options.addressSpace, options.id ?? 0);
     this.io = options.io;
+    const cpu = this;
+    this.gateExit = Object.freeze({
+      reason: 'gate' as const,
+      get rip(): bigint {
+        return cpu.rip;
+      },
+    });
   }
 
   /** Latches an external interrupt, taken at an instruction boundary when IF=1 (after any STI shadow). */
@@ -112,7 +124,7 @@ export class Cpu extends CpuTraps {
       // The hot instructions are dispatched inline (no call per instruction); the rest go to execRare.
       switch (i.op) {
         case 1 /* Op.Gate */:
-          return { reason: 'gate', rip: this.rip };
+          return this.gateExit;
         case 91 /* Op.AluReg */:
           if (i.i2 !== 13 /* Op.Adc */ && i.i2 !== 14 /* Op.Sbb */) {
             // The commonest instructions of gcc output, inline: add/sub/cmp/and/or/xor/test on a
