@@ -7,6 +7,7 @@ describe('@int3/kernel exports', () => {
       'DEFAULT_SNAPSHOT_EVERY_NS',
       'DieVal',
       'GuestCallError',
+      'HOST_CALL_JUMPED',
       'HZ',
       'IMAGE_DIR',
       'Kallsyms',

@@ -4,7 +4,12 @@ export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation }
 export { KernelError, type KernelErrorCode } from './kernel-error.js';
 export { decodeLog, encodeLogLine, LOG_MAGIC, LOG_VERSION, type LogEntry, logHeaderLine } from './log/log-codec.js';
 export { GuestCallError, type GuestCallOptions } from './machine/guest-caller.js';
-export type { HostCallContext, HostCallHandler, HostCallResult } from './machine/host-calls.js';
+export {
+  HOST_CALL_JUMPED,
+  type HostCallContext,
+  type HostCallHandler,
+  type HostCallResult,
+} from './machine/host-calls.js';
 export {
   type ConsoleWrite,
   Machine,

@@ -31,6 +31,9 @@ export class GuestCallError extends KernelError {
  */
 export class GuestCaller {
   private readonly returnGate: bigint;
+  /** The return gate's int32 halves, compared with the CPU's rip halves at every gate exit. */
+  private readonly returnLo: number;
+  private readonly returnHi: number;
   private depth = 0;
 
   constructor(
@@ -40,6 +43,8 @@ export class GuestCaller {
     this.returnGate = m.hostCalls.define('int3_return_gate', () => {
       throw new KernelError('EINVAL', 'the return gate was reached outside a host-to-guest call');
     });
+    this.returnLo = Number(BigInt.asIntN(32, this.returnGate));
+    this.returnHi = Number(BigInt.asIntN(32, this.returnGate >> 32n));
   }
 
   /** Calls `fn(args…)` on `cpu` with the SysV ABI and returns rax. */
@@ -86,12 +91,14 @@ export class GuestCaller {
         // The limit counts every instruction: a handler in instrumentation mode costs no virtual time.
         const r = m.stepHook ? m.stepOnce(cpu) : c.run(Number.POSITIVE_INFINITY, this.limit - (c.retired - start) + 1);
         if (r.reason === 'gate') {
-          if (r.rip === this.returnGate && c.getReg(Reg.RSP) === expectedSp) return c.getReg(Reg.RAX);
-          const gate = m.hostCalls.lookup(r.rip);
+          if (c.ripLo === this.returnLo && c.ripHi === this.returnHi && c.getReg(Reg.RSP) === expectedSp) {
+            return c.getReg(Reg.RAX);
+          }
+          const gate = m.hostCalls.lookupHalves(c.ripLo, c.ripHi);
           if (!gate)
-            throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${r.rip.toString(16)}`);
+            throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${c.rip.toString(16)}`);
           const result = m.callGate(cpu, gate);
-          if (typeof result === 'object') {
+          if (typeof result === 'object' && !('jumped' in result)) {
             throw new KernelError(
               'EINVAL',
               `host_${gate.name} would block or exit inside a host-to-guest call to ${m.kallsyms.format(fn)}`,

@@ -4,6 +4,11 @@ import { KernelError } from '../kernel-error.js';
 import type { Wait } from '../sched/task.js';
 import type { PtRegs } from '../traps/pt-regs.js';
 
+/** The low half of an address as an int32. */
+function low32(a: bigint): number {
+  return Number(BigInt.asIntN(32, a));
+}
+
 /** Bytes per gate: each host service owns 16 bytes of a gate page. */
 export const GATE_SIZE = 16;
 
@@ -16,14 +21,23 @@ export interface HostCallContext {
 }
 
 /**
- * A host service's answer: a return value for rax (undefined leaves rax alone), or what happens to the
- * calling task: it blocks on a wait, yields its CPU (the call returns 0 when it runs again), or has
- * left the CPU for good (exit; the service already disposed of it).
+ * The answer of a service that has set the CPU's `rip` (and whatever registers it meant to) itself:
+ * no `ret` is emulated and rax is left alone; the CPU continues where the service put it. A gate
+ * reached by a `jmp` rather than a `call` (kprobes' optimized-probe gates) answers this.
+ */
+export const HOST_CALL_JUMPED: { readonly jumped: true } = Object.freeze({ jumped: true });
+
+/**
+ * A host service's answer: a return value for rax (undefined leaves rax alone), {@link HOST_CALL_JUMPED}
+ * (continue at the `rip` the service set, without `ret`), or what happens to the calling task: it
+ * blocks on a wait, yields its CPU (the call returns 0 when it runs again), or has left the CPU for
+ * good (exit; the service already disposed of it).
  */
 export type HostCallResult =
   | bigint
   | number
   | undefined
+  | typeof HOST_CALL_JUMPED
   | { readonly block: Wait }
   | { readonly yield: true }
   | { readonly exit: number };
@@ -54,6 +68,11 @@ export interface HostCallsState {
  */
 export class HostCalls {
   private readonly byAddress = new Map<bigint, HostGate>();
+  /**
+   * The same gates keyed by the low 32 bits of the address as an int32 (a small integer key: no
+   * bigint, no heap number on the gate path).
+   */
+  private readonly byLow = new Map<number, { readonly hi: number; readonly gate: HostGate }>();
   private readonly dynamic: KsymInput[] = [];
   private page: bigint | undefined;
   private used = 0;
@@ -69,7 +88,20 @@ export class HostCalls {
     if ((this.space.flagsAt(address) & PageFlags.Gate) === 0) {
       throw new KernelError('BAD_IMAGE', `host gate ${name} at 0x${address.toString(16)} is not on a gate page`);
     }
-    this.byAddress.set(address, Object.freeze({ name, address, handler }));
+    this.add(Object.freeze({ name, address, handler }));
+  }
+
+  /**
+   * Removes the binding at `address` (a gate of a page its owner frees); calling it afterwards is a
+   * call to an unbound gate.
+   */
+  unbind(address: bigint): void {
+    this.byAddress.delete(address);
+    const low = low32(address);
+    if (this.byLow.get(low)?.gate.address === address) {
+      this.byLow.delete(low);
+      for (const g of this.byAddress.values()) if (low32(g.address) === low) this.add(g);
+    }
   }
 
   /** Creates a new gate named `name` (a text symbol in kallsyms) and returns its address. */
@@ -82,7 +114,7 @@ export class HostCalls {
     }
     const address = this.page + BigInt(this.used);
     this.used += GATE_SIZE;
-    this.byAddress.set(address, Object.freeze({ name, address, handler }));
+    this.add(Object.freeze({ name, address, handler }));
     this.dynamic.push({ name, address, size: GATE_SIZE, kind: 'text', global: true });
     this.kallsyms.addRegion(undefined, this.dynamic, 'host-gates');
     return address;
@@ -104,7 +136,8 @@ export class HostCalls {
   /** Puts back the gates of a {@link save}: a gate defined since is gone, as its page is. */
   restore(state: HostCallsState): void {
     this.byAddress.clear();
-    for (const g of state.gates) this.byAddress.set(g.address, g);
+    this.byLow.clear();
+    for (const g of state.gates) this.add(g);
     this.dynamic.length = 0;
     for (const d of state.dynamic) this.dynamic.push(d);
     this.page = state.page;
@@ -114,5 +147,25 @@ export class HostCalls {
   /** The gate at `address`, if one is bound there. */
   lookup(address: bigint): HostGate | undefined {
     return this.byAddress.get(address);
+  }
+
+  /**
+   * {@link lookup} by the address's int32 halves (as the CPU keeps `rip`), without making a bigint
+   * unless two gates share the low half.
+   */
+  lookupHalves(lo: number, hi: number): HostGate | undefined {
+    const e = this.byLow.get(lo | 0);
+    if (e === undefined) return undefined;
+    if (e.hi === hi) return e.gate;
+    return this.byAddress.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+  }
+
+  private add(g: HostGate): void {
+    this.byAddress.set(g.address, g);
+    const low = low32(g.address);
+    const have = this.byLow.get(low);
+    if (have === undefined || have.gate.address === g.address) {
+      this.byLow.set(low, { hi: Number(BigInt.asIntN(32, g.address >> 32n)), gate: g });
+    }
   }
 }

@@ -30,7 +30,13 @@ import { DIE_NAMES, DieChain } from '../traps/die-chain.js';
 import { PtRegs } from '../traps/pt-regs.js';
 import { TrapRouter } from '../traps/trap-router.js';
 import { GuestCaller } from './guest-caller.js';
-import { type HostCallContext, type HostCallResult, HostCalls, type HostGate } from './host-calls.js';
+import {
+  type HOST_CALL_JUMPED,
+  type HostCallContext,
+  type HostCallResult,
+  HostCalls,
+  type HostGate,
+} from './host-calls.js';
 import { bindKernelServices } from './kernel-services.js';
 import { RunLoop, type RunLoopState, type RunOptions, type RunOutcome } from './run-loop.js';
 import { spawnWorkload } from './spawn-workload.js';
@@ -343,8 +349,12 @@ export class Machine {
     return offset;
   }
 
-  /** Completes a gate call: rax = result (unless undefined), then `ret`. */
-  completeGate(cpu: number, result: bigint | number | undefined): void {
+  /**
+   * Completes a gate call: rax = result (unless undefined), then `ret`; after {@link HOST_CALL_JUMPED}
+   * nothing (the service has put the CPU where it goes on).
+   */
+  completeGate(cpu: number, result: bigint | number | undefined | typeof HOST_CALL_JUMPED): void {
+    if (typeof result === 'object') return;
     const c = this.cpus[cpu];
     if (result !== undefined) c.setReg(Reg.RAX, BigInt.asUintN(64, BigInt(result)));
     const rsp = c.getReg(Reg.RSP);
@@ -357,19 +367,20 @@ export class Machine {
     return gate.handler(this.gateContexts[cpu]);
   }
 
-  /** Handles a gate exit of a running task; returns false when the task left the CPU. */
-  handleGate(cpu: number, rip: bigint): boolean {
-    const gate = this.hostCalls.lookup(rip);
+  /** Handles the gate exit of a running task (the CPU's rip is the gate); false when the task left the CPU. */
+  handleGate(cpu: number): boolean {
+    const c = this.cpus[cpu];
+    const gate = this.hostCalls.lookupHalves(c.ripLo, c.ripHi);
     if (!gate) {
       this.traps.oops(cpu, {
         vector: ExceptionVector.GeneralProtection,
         errorCode: 0,
-        reason: `call to an unbound host gate at 0x${rip.toString(16)}`,
+        reason: `call to an unbound host gate at 0x${c.rip.toString(16)}`,
       });
       return this.sched.current[cpu] !== undefined;
     }
     const result = this.callGate(cpu, gate);
-    if (typeof result === 'object') {
+    if (typeof result === 'object' && !('jumped' in result)) {
       if ('exit' in result) return false;
       if ('yield' in result) {
         this.completeGate(cpu, 0n);

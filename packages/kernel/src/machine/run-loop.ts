@@ -172,7 +172,7 @@ export class RunLoop {
         case 'interrupt':
           break;
         case 'gate':
-          m.handleGate(cpu, r.rip);
+          m.handleGate(cpu);
           break;
         case 'exception':
           this.traps.handle(cpu, r);
