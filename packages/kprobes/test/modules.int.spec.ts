@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IMAGE_DIR, Machine, type PtRegName, readSampleImage, sampleProgram } from '@int3/kernel';
+import { IMAGE_DIR, Machine, ModuleState, type PtRegName, readSampleImage, sampleProgram } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { Kprobes } from '../src/index.js';
 import { bindGuestKprobes } from '../src/module-api/guest-kprobes.js';
+import { KprobeLayout } from '../src/module-api/guest-layout.js';
 
 const image = readSampleImage();
 const modulesDir = join(IMAGE_DIR, 'modules', 'kprobes');
@@ -87,6 +88,34 @@ describe('kprobe_example.ko', () => {
       Array(6).fill(`kprobe_example: post_handler: p->addr=0x${hex(addr)}, flags=0x146`),
     );
     expect(dmesg(/fault_handler|kprobes: .*failed/)).toEqual([]);
+  });
+
+  it('should give its guest pre-handler the pt_regs of an int3 hit when the probe is jump-optimized', () => {
+    // Without its post_handler (cleared before init registers it) the probe can be optimized.
+    const pre = (optimized: boolean) => {
+      const { m, kprobes, sym, run, dmesg, hits } = boot();
+      if (!optimized) kprobes.setOptimization(false);
+      const addr = sym('__blockdev_direct_IO');
+      m.modules.onModule((state, mod) => {
+        if (state !== ModuleState.COMING || mod.name !== 'kprobe_example') return;
+        const kp = m.kallsyms.lookupName('kp')!.address;
+        expect(kp >= mod.regions[0][0]).toBe(true);
+        m.space.writeU64(kp + BigInt(KprobeLayout.postHandler), 0n);
+      });
+      m.modules.load(ko('kprobe_example'), 'kprobe_example.ko');
+      kprobes.optimizeNow();
+      expect(kprobes.get(addr)!.optimized).toBe(optimized);
+      const count = hits(addr);
+      const { out } = run(['dd', '3']);
+      expect(out).toBe(unprobed(['dd', '3']));
+      expect(count()).toBe(6);
+      expect(dmesg(/fault_handler|kprobes: .*failed/)).toEqual([]);
+      return { lines: dmesg(/^kprobe_example: pre_handler/), addr };
+    };
+    const o = pre(true);
+    expect(o.lines).toHaveLength(6);
+    expect(o.lines[0]).toContain(`, ip=${(o.addr + 1n).toString(16)},`);
+    expect(o.lines).toEqual(pre(false).lines);
   });
 
   it('should unregister its probe at rmmod, leaving the original instruction', () => {

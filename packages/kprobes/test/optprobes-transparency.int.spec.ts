@@ -61,6 +61,24 @@ describe('transparency with jump optimization (an optimized probe never changes 
     if (RUNS >= 20) expect(optimized).toBeGreaterThan(0);
   });
 
+  it('should take every hit of an optimized probe through its gate, with no trap and the output unchanged', () => {
+    const o = oracles[0];
+    const { m, k } = bootWithKprobes();
+    const at = m.kallsyms.lookupName('vfs_read')!.address;
+    const paths: string[] = [];
+    k.events$.subscribe((e) => {
+      if (e.type === 'kprobe:hit') paths.push(e.path);
+    });
+    k.registerKprobe({ addr: at, preHandler: () => 0 });
+    k.optimizeNow();
+    const traps = { n: 0 };
+    m.traps$.subscribe((t) => t.vector === 3 && traps.n++);
+    expect(run(m, WORKLOADS[0])).toBe(o.output);
+    expect(o.counts.get(at)).toBeGreaterThanOrEqual(2);
+    expect(paths).toEqual(Array(o.counts.get(at)!).fill('optimized'));
+    expect(traps.n).toBe(0);
+  });
+
   it('should give the same output with an optimized no-op kretprobe on any entered function, one return per entry', () => {
     let optimized = 0;
     fc.assert(

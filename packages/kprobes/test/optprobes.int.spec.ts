@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PageFlags } from '@int3/cpu';
 import { IMAGE_DIR, type Machine, TICK_NS } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
+import { OPTINSN_SLOT_SIZE } from '../src/arch/x86/opt-detour.js';
 import { type Kprobe, KprobeFlag } from '../src/core/kprobe.js';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
 import type { Kprobes } from '../src/core/kprobes.js';
@@ -62,7 +64,7 @@ describe('jump-optimized kprobes', () => {
     k.disableKprobe(kp);
     while (site.armed) m.runRound();
     const rel = Buffer.alloc(4);
-    rel.writeInt32LE(Number(k.optimizer.detour(site)!.buf - (a + 5n)));
+    rel.writeInt32LE(Number(k.optimizer.detour(site)!.gate - (a + 5n)));
     const r = pokes[0][0];
     const u = pokes[3][0];
     expect(pokes).toEqual([
@@ -375,7 +377,7 @@ describe('jump-optimized kprobes', () => {
     const buf = k.optimizer.detour(k.get(kp.addr!)!)!.buf;
     const task = m.spawn(['cat', '/etc/motd']);
     m.stepHook = () => {};
-    const inBuf = () => m.cpus[0].rip >= buf && m.cpus[0].rip < buf + 128n;
+    const inBuf = () => m.cpus[0].rip >= buf && m.cpus[0].rip < buf + BigInt(OPTINSN_SLOT_SIZE);
     expect(m.run({ stopAfter: () => inBuf() || task.exited })).toEqual({ reason: 'stopped' });
     k.unregisterKprobe(kp);
     // Still in use: the next detour goes elsewhere.
@@ -390,6 +392,101 @@ describe('jump-optimized kprobes', () => {
     expect(k.optimizer.detour(k.get(third.addr!)!)!.buf).toBe(buf);
     m.run({ until: () => task.exited });
     expect(m.console.map((c) => c.text).join('')).toContain('Welcome');
+  });
+
+  it('should ignore a pre-handler changing ip or sp on an optimized probe, as Linux documents', () => {
+    const { m, k } = bootWithKprobes(1);
+    const t1 = addr(m, 'kprobe_target');
+    const expected = m.guest.call(0, t1, [1234n]);
+    let hits = 0;
+    k.registerKprobe({
+      symbolName: 'kprobe_target',
+      preHandler: (_p, r) => {
+        hits++;
+        r.ip = 0n;
+        r.sp = 8n;
+        return 1;
+      },
+    });
+    k.optimizeNow();
+    expect(k.get(t1)!.optimized).toBe(true);
+    expect(m.guest.call(0, t1, [1234n])).toBe(expected);
+    expect(hits).toBe(1);
+  });
+
+  it('should count a miss and run no handler when an optimized probe is hit while a kprobe runs on the CPU', () => {
+    const { m, k } = bootWithKprobes(1);
+    const t1 = addr(m, 'kprobe_target');
+    const t2 = addr(m, 'kprobe_target2');
+    const expected = m.guest.call(0, t2, [1000n]);
+    let innerRuns = 0;
+    let nested: bigint | undefined;
+    const inner: Kprobe = { symbolName: 'kprobe_target2', preHandler: () => ++innerRuns && 0 };
+    const outer: Kprobe = {
+      symbolName: 'kprobe_target',
+      preHandler: (_p, regs) => {
+        nested = m.guest.call(regs.cpu.id, t2, [1000n]);
+        return 0;
+      },
+    };
+    k.registerKprobe(inner);
+    k.registerKprobe(outer);
+    k.optimizeNow();
+    expect([k.get(t1)!.optimized, k.get(t2)!.optimized]).toEqual([true, true]);
+    const r = m.guest.call(0, t1, [1234n]);
+    expect(nested).toBe(expected);
+    expect(innerRuns).toBe(0);
+    expect(inner.nmissed).toBe(1);
+    expect(outer.nmissed).toBe(0);
+    expect(m.guest.call(0, t2, [1000n])).toBe(expected);
+    expect(innerRuns).toBe(1);
+    k.unregisterKprobe(inner);
+    k.unregisterKprobe(outer);
+    expect(m.guest.call(0, t1, [1234n])).toBe(r);
+  });
+
+  it("should keep a released site's gate bound until no CPU is stopped on it, then continue through the copy", () => {
+    const { m, k } = bootWithKprobes(1);
+    const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
+    k.registerKprobe(kp);
+    k.optimizeNow();
+    const { gate } = k.optimizer.detour(k.get(kp.addr!)!)!;
+    const task = m.spawn(['cat', '/etc/motd']);
+    m.stepHook = () => {};
+    // Stopped right after the jump, before the gate ran.
+    expect(m.run({ stopAfter: () => m.cpus[0].rip === gate || task.exited })).toEqual({ reason: 'stopped' });
+    k.unregisterKprobe(kp);
+    const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
+    k.registerKprobe(other);
+    expect(k.optimizer.detour(k.get(other.addr!)!)!.gate).not.toBe(gate);
+    m.stepHook = undefined;
+    m.run({ until: () => task.exited });
+    expect(m.console.map((c) => c.text).join('')).toContain('Welcome');
+    expect(m.printk.dmesg()).not.toContain('unbound host gate');
+    expect(kp.nmissed).toBe(0);
+  });
+
+  it('should jump to a gate on an optprobe_gate page, whose detour buffer holds only the copied region and the jump back', () => {
+    const { m, k } = bootWithKprobes(1);
+    const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
+    k.registerKprobe(kp);
+    k.optimizeNow();
+    const a = kp.addr!;
+    const d = k.optimizer.detour(k.get(a)!)!;
+    expect(m.kallsyms.format(d.gate)).toMatch(/^optprobe_gate\+0x[0-9a-f]+\/0x1000$/);
+    expect(m.space.flagsAt(d.gate) & PageFlags.Gate).toBe(PageFlags.Gate);
+    expect(m.hostCalls.lookup(d.gate)?.name).toBe('optprobe_gate');
+    expect(m.space.readU8(a)).toBe(0xe9);
+    expect(a + 5n + BigInt(m.space.readU32(a + 1n) | 0)).toBe(d.gate);
+    const original = [k.get(a)!.arch.opcode];
+    for (let i = 1n; i < 5n; i++) original.push(k.optimizer.recoverByte(a + i)!);
+    original.push(...m.space.read(a + 5n, d.size - 5));
+    // The copy (the same bytes: vfs_read's first instructions use no rip-relative operand), e9 back.
+    expect([...m.space.read(d.buf, d.size)]).toEqual(original);
+    expect(m.space.readU8(d.buf + BigInt(d.size))).toBe(0xe9);
+    expect(d.buf + BigInt(d.size) + 5n + BigInt(m.space.readU32(d.buf + BigInt(d.size) + 1n) | 0)).toBe(
+      a + BigInt(d.size),
+    );
   });
 
   it('should refuse a probe with a post-handler and a probe in a function with an indirect jump, saying why', () => {

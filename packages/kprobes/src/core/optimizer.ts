@@ -1,7 +1,7 @@
 import { type PtRegs, TICK_NS } from '@int3/kernel';
 import type { X86Optprobes } from '../arch/x86/x86-optprobes.js';
 import type { Kprobes } from './kprobes.js';
-import { optimizePolicyRefusal } from './optimize-policy.js';
+import { OptimizeRefusals } from './optimize-refusals.js';
 import { OPTIMIZE_DELAY, type OptimizerState, type OptPhase } from './optimizer-state.js';
 import type { ProbeSite } from './probe-site.js';
 
@@ -38,8 +38,7 @@ export class KprobeOptimizer {
   private phases = new Map<ProbeSite, OptPhase>();
   private disarmAfter = new Set<ProbeSite>();
   private reoptimize = new Set<ProbeSite>();
-  /** The last refusal reported per site (an event is published when it changes). */
-  private refused = new Map<ProbeSite, string>();
+  private readonly refusals: OptimizeRefusals;
   /** Why each site on the unoptimizing list is there (for its `kprobe:unoptimized` event). */
   private unoptimizeReason = new Map<ProbeSite, string>();
 
@@ -47,6 +46,7 @@ export class KprobeOptimizer {
     private readonly k: Kprobes,
     private readonly arch: X86Optprobes,
   ) {
+    this.refusals = new OptimizeRefusals(k, arch);
     k.m.onRoundBoundary(() => this.onRoundBoundary());
   }
 
@@ -70,8 +70,11 @@ export class KprobeOptimizer {
     return this.phases.has(site);
   }
 
-  /** The site's prepared detour (`buf`: the buffer, `size`: bytes of the detoured region), if any. */
-  detour(site: ProbeSite): { readonly buf: bigint; readonly size: number } | undefined {
+  /**
+   * The site's prepared detour (`gate`: where the probe's jump goes, `buf`: the buffer with the copied
+   * region the gate continues at, `size`: bytes of the detoured region), if any.
+   */
+  detour(site: ProbeSite): { readonly gate: bigint; readonly buf: bigint; readonly size: number } | undefined {
     return this.arch.detour(site);
   }
 
@@ -87,7 +90,7 @@ export class KprobeOptimizer {
   refusal(site: ProbeSite): string | undefined {
     const phase = this.phases.get(site);
     if (phase === 'queued' || phase === 'tail' || phase === 'optimized') return undefined;
-    const why = this.policyRefusal(site) ?? this.archRefusal(site);
+    const why = this.refusals.policy(site, this.enabled) ?? this.refusals.analysis(site);
     if (why !== undefined) return why;
     return phase === undefined ? undefined : 'being unoptimized';
   }
@@ -99,11 +102,11 @@ export class KprobeOptimizer {
   update(site: ProbeSite, reason = 'not optimizable any more'): void {
     // Temporary conditions (a post-handler, disabled, the sysctl) are not reported as refusals; what
     // the safety analysis finds is, once per reason.
-    const policy = this.policyRefusal(site);
-    const why = policy ?? this.archRefusal(site);
+    const policy = this.refusals.policy(site, this.enabled);
+    const why = policy ?? this.refusals.analysis(site);
     if (why === undefined) this.optimize(site);
     else {
-      if (policy === undefined) this.report(site, why);
+      if (policy === undefined) this.refusals.report(site, why);
       this.unoptimize(site, `${reason}: ${why}`, false);
     }
   }
@@ -126,7 +129,7 @@ export class KprobeOptimizer {
       this.reoptimize.add(site);
       return;
     }
-    this.refused.delete(site);
+    this.refusals.forget(site);
     this.phases.set(site, 'queued');
     this.kick();
   }
@@ -208,7 +211,7 @@ export class KprobeOptimizer {
     this.disarmAfter.delete(site);
     this.reoptimize.delete(site);
     this.unoptimizeReason.delete(site);
-    this.refused.delete(site);
+    this.refusals.forget(site);
     site.optimized = false;
     this.arch.release(site);
   }
@@ -216,7 +219,7 @@ export class KprobeOptimizer {
   /** The site is removed: its original bytes back at once, its buffer freed once unused. */
   release(site: ProbeSite): void {
     this.unoptimize(site, 'unregistered', true);
-    this.refused.delete(site);
+    this.refusals.forget(site);
     this.arch.release(site);
   }
 
@@ -347,32 +350,6 @@ export class KprobeOptimizer {
     });
   }
 
-  private report(site: ProbeSite, reason: string): void {
-    if (this.refused.get(site) === reason) return;
-    this.refused.set(site, reason);
-    if (this.k.observed) {
-      this.k.emit({
-        type: 'kprobe:optimize-refused',
-        at: this.k.now(),
-        cpu: -1,
-        addr: site.addr,
-        symbol: site.symbol,
-        reason,
-      });
-    }
-  }
-
-  private policyRefusal(site: ProbeSite): string | undefined {
-    return optimizePolicyRefusal(this.k, site, this.enabled);
-  }
-
-  /** The arch's conditions: the region analysis, then armed probes inside it. */
-  private archRefusal(site: ProbeSite): string | undefined {
-    const d = this.arch.prepare(site);
-    if (typeof d === 'string') return d;
-    return this.arch.probeInside(site, d.size);
-  }
-
   save(): OptimizerState {
     return Object.freeze({
       enabled: this.enabled,
@@ -380,7 +357,7 @@ export class KprobeOptimizer {
       phases: Object.freeze([...this.phases].map(([site, phase]) => [site, phase, site.optimized] as const)),
       disarmAfter: Object.freeze([...this.disarmAfter]),
       reoptimize: Object.freeze([...this.reoptimize]),
-      refused: Object.freeze([...this.refused]),
+      refused: this.refusals.save(),
       reasons: Object.freeze([...this.unoptimizeReason]),
       arch: this.arch.save(),
     });
@@ -397,7 +374,7 @@ export class KprobeOptimizer {
     }
     this.disarmAfter = new Set(s.disarmAfter);
     this.reoptimize = new Set(s.reoptimize);
-    this.refused = new Map(s.refused);
+    this.refusals.restore(s.refused);
     this.unoptimizeReason = new Map(s.reasons);
     this.arch.restore(s.arch);
   }

@@ -5,22 +5,22 @@ import type { Kprobes } from '../../core/kprobes.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { canOptimizeAt } from './can-optimize-at.js';
 import { buildOptDetour, OPTINSN_SLOT_SIZE } from './opt-detour.js';
-import { OptimizedCallback } from './optimized-callback.js';
+import { OptimizedCallback, optGate } from './optimized-callback.js';
 import { relocateRegion } from './relocate-region.js';
 import { type PokeStep, relativeJump, textPokeBpSteps, unoptimizeSteps } from './text-poke-bp.js';
 import { MAX_INSN_SIZE, MAX_OPTIMIZED_LENGTH, RELATIVE_ADDR_SIZE } from './x86-constants.js';
 
 /** `struct arch_optimized_insn`: a prepared detour buffer. */
 export interface OptInsn {
-  /** The detour buffer (an `optinsn` slot). */
+  /** The detour buffer (an `optinsn` slot): the copied DCR and the jump back. */
   readonly buf: bigint;
-  /** `TMPL_END_IDX`: offset of the copied DCR instructions in the buffer. */
-  readonly tmplEnd: number;
+  /** The site's gate (an `optprobe_gate` slot), where the probe's jump goes. */
+  readonly gate: bigint;
   /** `optinsn.size`: bytes of the detoured code region. */
   readonly size: number;
   /** `optinsn.copied_insn`: the original bytes under the jump's displacement. */
   readonly copied: Uint8Array;
-  /** `e9 rel32` from the probe address to the buffer. */
+  /** `e9 rel32` from the probe address to the gate. */
   readonly jmp: Uint8Array;
 }
 
@@ -28,29 +28,39 @@ export interface OptInsn {
 export interface X86OptprobesState {
   readonly detours: readonly (readonly [ProbeSite, OptInsn])[];
   readonly tails: readonly (readonly [bigint, number])[];
-  readonly freeing: readonly bigint[];
+  readonly freeing: readonly OptInsn[];
   readonly slots: InsnSlotsState;
+  readonly gateSlots: InsnSlotsState;
 }
 
+/** Bytes per optimized-probe gate (as the kernel's own host gates). */
+export const OPTPROBE_GATE_SIZE = 16;
+
 /**
- * The x86 mechanism of jump-optimized probes: detour buffers (prepared with the template, the relocated
- * DCR and the jump back; on `kprobe_optinsn_page`s), the cross-modifying writes of optimizing and
- * unoptimizing, the bytes under a jump for decoders, the optimized callback's gate, and sending an int3
- * hit of a probe being (un)optimized through its detour.
+ * The x86 mechanism of jump-optimized probes: per-site gates (16-byte slots of `optprobe_gate` pages,
+ * host-call gate pages bound to the {@link OptimizedCallback}) where a probe's `jmp rel32` leads;
+ * detour buffers (the relocated DCR and the jump back, on `kprobe_optinsn_page`s) where the gate goes
+ * on; the cross-modifying writes of optimizing and unoptimizing, the bytes under a jump for decoders,
+ * and sending an int3 hit of a probe being (un)optimized through its detour.
+ *
+ * Linux jumps to a buffer whose template saves the registers as `pt_regs` and calls the callback; here
+ * a guest instruction costs tens of host nanoseconds while the host sees the registers for free, so
+ * the jump goes straight to the host and the template is left out.
  * @see arch/x86/kernel/kprobes/opt.c
  */
 export class X86Optprobes {
   /** `kprobe_optinsn_slots`: detour buffers. */
   readonly slots: InsnSlots;
-  /** The `optimized_callback` gate the detours call. */
-  readonly gate: bigint;
+  /** Per-site gates of the optimized callback. */
+  readonly gateSlots: InsnSlots;
+  private readonly callback: OptimizedCallback;
   private detours = new Map<ProbeSite, OptInsn>();
   /** Sites whose region cannot be optimized, with the reason (a pure function of the text). */
   private readonly refused = new WeakMap<ProbeSite, string>();
   /** Original bytes under the displacement of a jump written (or being written) at a probe. */
   private tails = new Map<bigint, number>();
-  /** Buffers of released sites, freed once no CPU runs in them. */
-  private freeing: bigint[] = [];
+  /** Buffers and gates of released sites, freed once no CPU runs in them. */
+  private freeing: OptInsn[] = [];
 
   constructor(private readonly k: Kprobes) {
     const m = k.m;
@@ -72,8 +82,27 @@ export class X86Optprobes {
       },
       OPTINSN_SLOT_SIZE,
     );
-    const callback = new OptimizedCallback(k);
-    this.gate = m.hostCalls.define('optimized_callback', (ctx) => callback.handle(ctx));
+    this.gateSlots = new InsnSlots(
+      {
+        allocPage: () => {
+          const page = m.memory.moduleAlloc(PAGE_SIZE, PageFlags.Present | PageFlags.Gate);
+          // int3 filler: a gate page's bytes are never executed (the CPU stops before decoding them).
+          m.space.write(page, new Uint8Array(PAGE_SIZE).fill(0xcc));
+          m.kallsyms.addRegion(
+            undefined,
+            [{ name: 'optprobe_gate', address: page, size: PAGE_SIZE, kind: 'text', global: false }],
+            `optprobe_gate:${page.toString(16)}`,
+          );
+          return page;
+        },
+        freePage: (page) => {
+          m.kallsyms.removeRegion(`optprobe_gate:${page.toString(16)}`);
+          m.memory.free(page);
+        },
+      },
+      OPTPROBE_GATE_SIZE,
+    );
+    this.callback = new OptimizedCallback(k);
   }
 
   /** The prepared detour of a site, if any. */
@@ -133,17 +162,15 @@ export class X86Optprobes {
     return false;
   }
 
-  /** Whether a CPU is running in a buffer (so it cannot be freed yet). */
-  private inUse(buf: bigint): boolean {
+  /** Whether a CPU or task is stopped in a buffer or on its gate (so neither can be freed yet). */
+  private inUse(d: OptInsn): boolean {
     const m = this.k.m;
-    const end = buf + BigInt(OPTINSN_SLOT_SIZE);
-    for (let c = 0; c < m.cpus.length; c++) {
-      const rip = m.cpus[c].rip;
-      if (rip >= buf && rip < end) return true;
-    }
+    const end = d.buf + BigInt(OPTINSN_SLOT_SIZE);
+    const within = (rip: bigint) => (rip >= d.buf && rip < end) || rip === d.gate;
+    for (let c = 0; c < m.cpus.length; c++) if (within(m.cpus[c].rip)) return true;
     for (const t of m.sched.tasks.values()) {
       const rip = t.context?.rip;
-      if (rip !== undefined && rip >= buf && rip < end) return true;
+      if (rip !== undefined && within(rip)) return true;
     }
     return false;
   }
@@ -205,7 +232,7 @@ export class X86Optprobes {
   setupDetourExecution(site: ProbeSite, regs: PtRegs): boolean {
     const d = this.detours.get(site);
     if (!d) return false;
-    regs.ip = d.buf + BigInt(d.tmplEnd);
+    regs.ip = d.buf;
     return true;
   }
 
@@ -215,16 +242,18 @@ export class X86Optprobes {
     if (!d) return;
     this.detours.delete(site);
     this.forgetTail(site);
-    this.freeing.push(d.buf);
+    this.freeing.push(d);
     this.freeUnused();
   }
 
   /** Frees the released buffers no CPU runs in (`do_free_cleaned_kprobes`). */
   freeUnused(): void {
     if (this.freeing.length === 0) return;
-    this.freeing = this.freeing.filter((buf) => {
-      if (this.inUse(buf)) return true;
-      this.slots.freeInsnSlot(buf);
+    this.freeing = this.freeing.filter((d) => {
+      if (this.inUse(d)) return true;
+      this.slots.freeInsnSlot(d.buf);
+      this.k.m.hostCalls.unbind(d.gate);
+      this.gateSlots.freeInsnSlot(d.gate);
       return false;
     });
   }
@@ -240,6 +269,7 @@ export class X86Optprobes {
       tails: Object.freeze([...this.tails]),
       freeing: Object.freeze([...this.freeing]),
       slots: this.slots.save(),
+      gateSlots: this.gateSlots.save(),
     });
   }
 
@@ -248,6 +278,7 @@ export class X86Optprobes {
     this.tails = new Map(s.tails);
     this.freeing = [...s.freeing];
     this.slots.restore(s.slots);
+    this.gateSlots.restore(s.gateSlots);
   }
 
   private build(site: ProbeSite): OptInsn | string {
@@ -263,26 +294,27 @@ export class X86Optprobes {
       original[i] = recover(a) ?? m.space.readU8(a);
     }
     const buf = this.slots.getInsnSlot();
-    const fail = (why: string) => {
+    const moved = relocateRegion(original, site.addr, buf);
+    const detour = moved.ok ? buildOptDetour(buf, site.addr, moved.bytes) : undefined;
+    const gate = this.gateSlots.getInsnSlot();
+    const jmp = relativeJump(site.addr, gate);
+    if (!moved.ok || !detour || !jmp) {
       this.slots.freeInsnSlot(buf);
-      return why;
-    };
-    const probe = buildOptDetour(buf, site.addr, this.gate, new Uint8Array(r.regionLength));
-    if (!probe) return fail('the detour buffer is out of rel32 reach (-ERANGE)');
-    const moved = relocateRegion(original, site.addr, buf + BigInt(probe.tmplEnd));
-    if (!moved.ok) return fail(moved.message);
-    const detour = buildOptDetour(buf, site.addr, this.gate, moved.bytes)!;
-    const jmp = relativeJump(site.addr, buf);
-    if (!jmp) return fail('the detour buffer is out of rel32 reach (-ERANGE)');
+      this.gateSlots.freeInsnSlot(gate);
+      return moved.ok ? 'the detour buffer or gate is out of rel32 reach (-ERANGE)' : moved.message;
+    }
     m.memory.textPoke(buf, detour.bytes);
-    // The template and the jump back cost no virtual time; each copied instruction costs what the
-    // original did, so an optimized run keeps an unprobed run's clocks.
+    // The gate and the jump back cost no virtual time (nor does the jump at the probe: it starts on the
+    // int3's instrumentation byte); each copied instruction costs what the original did, so an
+    // optimized run keeps an unprobed run's clocks.
     m.space.markInstrumentation(buf, OPTINSN_SLOT_SIZE, false);
-    m.space.markInstrumentation(buf, detour.tmplEnd, true);
     m.space.markInstrumentation(buf + BigInt(detour.jmpBack), 5, true);
+    const callback = this.callback;
+    const g = optGate(site, buf);
+    m.hostCalls.bind('optprobe_gate', gate, (ctx) => callback.handle(ctx, g));
     return Object.freeze({
       buf,
-      tmplEnd: detour.tmplEnd,
+      gate,
       size: r.regionLength,
       copied: original.slice(1, 1 + RELATIVE_ADDR_SIZE),
       jmp,
