@@ -111,3 +111,16 @@ __asm__(
 	"	lea -0x7ff00000(%rip), %rax\n"	/* +0: 48 8d 05 disp32 */
 	"	ret\n"
 	"	.size optprobe_riprel_far, . - optprobe_riprel_far\n");
+
+/*
+ * For the kprobes benchmark: n calls of kprobe_target from one host-to-guest call, so the host's cost
+ * of entering the guest is paid once and a probe's cost per hit stands out from it.
+ */
+noinline u32 kprobe_target_loop(u32 n)
+{
+	u32 sum = 0;
+
+	for (u32 i = 0; i < n; i++)
+		sum += kprobe_target(i);
+	return sum;
+}
