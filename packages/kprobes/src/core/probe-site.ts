@@ -61,7 +61,9 @@ export class ProbeSite {
 
   /** True when some enabled child has a post handler (`ap->post_handler` set). */
   get hasPostHandler(): boolean {
-    return this.children.some((c) => !c.disabled && c.kp.postHandler !== undefined);
+    // A loop, not .some(): read on every hit.
+    for (const c of this.children) if (!c.disabled && c.kp.postHandler !== undefined) return true;
+    return false;
   }
 
   /** The jprobe among the children, if any (its break handler claims `jprobe_return`'s int3). */

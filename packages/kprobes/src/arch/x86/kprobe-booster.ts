@@ -60,7 +60,9 @@ export class KprobeBooster {
    */
   afterSingleStep(cpu: number, site: ProbeSite, ip: bigint): void {
     const x = site.arch as X86Site;
-    if (x.boost.boostable !== 0) return;
+    // Nothing can change while boosting is off or a post-handler needs the #DB (decideBoost says
+    // "stay"): skip building the decision on every such hit.
+    if (x.boost.boostable !== 0 || !this.isOn() || site.hasPostHandler) return;
     const d = decideBoost({
       boostable: 0,
       boosting: this.isOn(),
