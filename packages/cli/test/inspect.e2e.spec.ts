@@ -27,7 +27,7 @@ describe('int3 demo', () => {
     // Today's path: the entry is a jmp into the detour buffer (no trap), the trampoline's ret is boosted.
     const modern = out.slice(out.indexOf('# a later hit'));
     expect(modern).toMatch(/^# a later hit, .*: 1 interruption$/m);
-    expect(lines(modern)[1]).toMatch(/kprobe:hit: sys_mkdir\+0x0 \(the jmp into the detour buffer, no trap\)$/);
+    expect(lines(modern)[1]).toMatch(/kprobe:hit: sys_mkdir\+0x0 \(its jmp to the optimized callback, no trap\)$/);
     expect(lines(modern).filter((l) => l.startsWith('  interruption '))).toEqual([
       expect.stringMatching(/^ {2}interruption 1: #BP at kretprobe_trampoline\+0x1\//),
     ]);

@@ -53,7 +53,7 @@ export function registerDemoCommand(program: Command): void {
 const HIT_PATH: Record<Extract<KprobeEvent, { type: 'kprobe:hit' }>['path'], string> = {
   int3: 'int3, the copy single-stepped',
   boosted: 'int3, the boosted copy runs without #DB',
-  optimized: 'the jmp into the detour buffer, no trap',
+  optimized: 'its jmp to the optimized callback, no trap',
   detour: 'int3 of a probe being optimized, sent to the detour',
 };
 
