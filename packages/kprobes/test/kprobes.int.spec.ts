@@ -311,3 +311,20 @@ import { IMAGE_DIR } from '@int3/kernel';
 function readHelloModule(): Uint8Array {
   return new Uint8Array(readFileSync(join(IMAGE_DIR, 'modules', 'hello.ko')));
 }
+
+describe('Kprobes.getHalves', () => {
+  it('should find a site by the int32 halves of its address, as the trap path looks it up', () => {
+    const { m, k } = bootWithKprobes();
+    const at = addr(m, 'do_sys_open');
+    const p = { addr: at, preHandler: () => 0 };
+    k.registerKprobe(p);
+    const lo = Number(BigInt.asIntN(32, at));
+    const hi = Number(BigInt.asIntN(32, at >> 32n));
+    expect(k.getHalves(lo, hi)).toBe(k.get(at));
+    expect(k.getHalves(lo, hi)?.addr).toBe(at);
+    expect(k.getHalves(lo, 0)).toBeUndefined();
+    expect(k.getHalves((lo + 1) | 0, hi)).toBeUndefined();
+    k.unregisterKprobe(p);
+    expect(k.getHalves(lo, hi)).toBeUndefined();
+  });
+});

@@ -40,6 +40,8 @@ export class Kprobes {
   /** The delayed optimizer of jump-optimized probes. */
   readonly optimizer: KprobeOptimizer;
   private readonly table = new Map<bigint, ProbeSite>();
+  /** The sites by their address's low int32 half (see {@link getHalves}). */
+  private readonly byLow = new Map<number, ProbeSite>();
   private readonly registered = new Map<Kprobe, ProbeState>();
   private readonly eventSubject = new Subject<KprobeEvent>();
   private allDisarmed = false;
@@ -115,7 +117,7 @@ export class Kprobes {
     const state = new ProbeState(p, kind, site);
     site.children.unshift(state);
     p.addr = addr;
-    this.table.set(addr, site);
+    this.addSite(site);
     this.registered.set(p, state);
     this.emit({ type: 'kprobe:registered', at: this.now(), cpu: -1, addr, symbol: site.symbol, kind });
     if (!this.allDisarmed && !state.disabled) this.armKprobe(site);
@@ -146,7 +148,7 @@ export class Kprobes {
     if (site.children.length === 0) {
       this.optimizer.release(site);
       if (site.armed) this.arch.disarm(site);
-      this.table.delete(site.addr);
+      this.removeSite(site);
       this.arch.release(site);
       this.optimizer.retryCovering(site.addr);
     } else if (site.armed && site.disabled) {
@@ -321,6 +323,34 @@ export class Kprobes {
     return this.table.get(addr);
   }
 
+  /**
+   * {@link get} by the address's int32 halves, as the CPU keeps `rip` (the trap path: no bigint is
+   * made unless two sites share the low half).
+   */
+  getHalves(lo: number, hi: number): ProbeSite | undefined {
+    const site = this.byLow.get(lo | 0);
+    if (site === undefined) return undefined;
+    if (site.addrHi === (hi | 0)) return site;
+    return this.table.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+  }
+
+  private addSite(site: ProbeSite): void {
+    this.table.set(site.addr, site);
+    if (!this.byLow.has(site.addrLo)) this.byLow.set(site.addrLo, site);
+  }
+
+  private removeSite(site: ProbeSite): void {
+    this.table.delete(site.addr);
+    if (this.byLow.get(site.addrLo) !== site) return;
+    this.byLow.delete(site.addrLo);
+    for (const other of this.table.values()) {
+      if (other.addrLo === site.addrLo) {
+        this.byLow.set(other.addrLo, other);
+        break;
+      }
+    }
+  }
+
   /** Every probe site. */
   sites(): IterableIterator<ProbeSite> {
     return this.table.values();
@@ -357,7 +387,7 @@ export class Kprobes {
     p.addr = addr;
     p.flags = 0;
     p.nmissed = 0;
-    this.table.set(addr, site);
+    this.addSite(site);
     this.registered.set(p, state);
     this.arch.arm(site);
     return site;

@@ -39,6 +39,9 @@ export class ProbeSite {
   gone = false;
   /** Set while the site is jump-optimized (issue 7). */
   optimized = false;
+  /** `addr` as the CPU keeps `rip`: its low and high int32 halves. */
+  readonly addrLo: number;
+  readonly addrHi: number;
 
   constructor(
     readonly addr: bigint,
@@ -47,7 +50,10 @@ export class ProbeSite {
     /** The module the address is in, if any. */
     readonly module: string | undefined,
     readonly arch: ArchSite,
-  ) {}
+  ) {
+    this.addrLo = Number(BigInt.asIntN(32, addr));
+    this.addrHi = Number(BigInt.asIntN(32, addr >> 32n));
+  }
 
   /** True when more than one probe shares the address. */
   get aggregated(): boolean {

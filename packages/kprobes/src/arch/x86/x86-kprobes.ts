@@ -26,6 +26,11 @@ export interface X86Site extends ArchSite {
   readonly ifModifier: boolean;
   /** What `resume_execution` does after this instruction. */
   readonly plan: ResumeExecutionPlan;
+  /** `slot` as the CPU keeps `rip`: its int32 halves. */
+  readonly slotLo: number;
+  readonly slotHi: number;
+  /** `orig - copy` (the probe address minus the slot), a number: generic resume adds it to `rip`. */
+  readonly resumeDelta: number;
   /** `ainsn.boostable`, the one mutable part (see {@link KprobeBooster}). */
   readonly boost: BoostState;
 }
@@ -124,6 +129,9 @@ export class X86Kprobes implements KprobesArch {
       length: copy.length,
       ifModifier: isIfModifier(copy.insn),
       plan: resumeExecutionPlan(copy.insn),
+      slotLo: Number(BigInt.asIntN(32, slot)),
+      slotHi: Number(BigInt.asIntN(32, slot >> 32n)),
+      resumeDelta: Number(addr - slot),
       boost: new BoostState(initialBoostable(copy.insn, m.exTable.has(addr)).boostable),
     });
   }
@@ -179,9 +187,10 @@ export class X86Kprobes implements KprobesArch {
     const m = this.k.m;
     const c = m.cpus[cpu];
     if (c.cpl === 3) return false;
-    const addr = regs.ip - 1n;
+    // The int3's address is rip - 1: looked up by int32 halves, a bigint made only without a site.
+    const site = this.k.getHalves((c.ripLo - 1) | 0, c.ripLo === 0 ? (c.ripHi - 1) | 0 : c.ripHi);
+    const addr = site !== undefined ? site.addr : regs.ip - 1n;
     const kcb = this.k.kcb[cpu];
-    const site = this.k.get(addr);
     if (kcb.current) {
       if (site) {
         if (kcb.status === KprobeStatus.HIT_SS && (site.arch as X86Site).insn[0] === BREAKPOINT_INSTRUCTION) {
@@ -350,7 +359,12 @@ export class X86Kprobes implements KprobesArch {
   private prepareSingleStep(cpu: number, site: ProbeSite, regs: PtRegs): void {
     const x = site.arch as X86Site;
     regs.flags = (regs.flags | TF) & ~IF;
-    regs.ip = x.insn[0] === BREAKPOINT_INSTRUCTION ? site.addr : x.slot;
+    const c = regs.cpu;
+    if (x.insn[0] === BREAKPOINT_INSTRUCTION) regs.ip = site.addr;
+    else {
+      c.ripLo = x.slotLo;
+      c.ripHi = x.slotHi;
+    }
     if (this.k.observed) {
       this.k.emit({
         type: 'kprobe:single-step-begun',
@@ -369,8 +383,12 @@ export class X86Kprobes implements KprobesArch {
     const x = site.arch as X86Site;
     regs.flags &= ~TF;
     if (x.plan.type === 'generic') {
-      // The common case, without building a context: ip += orig - copy.
-      regs.ip = regs.ip + site.addr - x.slot;
+      // The common case, without building a context or a bigint: ip += orig - copy, on int32 halves.
+      const c = regs.cpu;
+      const lo = (c.ripLo >>> 0) + x.resumeDelta;
+      const carry = Math.floor(lo / 0x1_0000_0000);
+      c.ripLo = lo | 0;
+      c.ripHi = (c.ripHi + carry) | 0;
     } else {
       const space = this.k.m.cpus[cpu].addressSpace;
       regs.ip = applyResumeFixups(x.plan, {
