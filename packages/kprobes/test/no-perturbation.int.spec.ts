@@ -1,40 +1,14 @@
-import type { Machine, TaskEvent } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
-import type { Kprobes } from '../src/core/kprobes.js';
-import { bootWithKprobes } from './support/machine.js';
+import { guestView, MIX_WORKLOADS } from './support/guest-view.js';
 
-const WORKLOADS = [
-  ['fork', '4'],
-  ['net', '3'],
-  ['dd', '3'],
-  ['cat', '/etc/motd'],
-  ['mkdir', '/tmp/p'],
-  ['spin', '3000'],
-];
-
-/** Everything the guest can see of a run: console, task lifecycle, kernel log, each CPU's clock. */
-function guestView(probe: (m: Machine, k: Kprobes) => void) {
-  const { m, k } = bootWithKprobes(4, 2000);
-  probe(m, k);
-  const tasks: TaskEvent[] = [];
-  m.tasks$.subscribe((e) => tasks.push(e));
-  const started = WORKLOADS.map((argv) => m.spawn(argv));
-  expect(m.run({ until: () => started.every((t) => t.exited) })).toEqual({ reason: 'done' });
-  return {
-    console: m.console.map((c) => `${c.at} cpu${c.cpu} pid${c.pid} ${c.text}`),
-    tasks: tasks.map((t) => JSON.stringify(t)),
-    printk: m.printk.records().map((r) => `${r.timestampNs} ${r.cpu} ${r.text}`),
-    clocks: m.cpus.map((_, c) => m.clock(c)),
-    exits: started.map((t) => t.exitCode),
-  };
-}
+const WORKLOADS = MIX_WORKLOADS;
 
 describe('instrumentation', () => {
   it('should leave a 4-CPU run exactly as it was: same interleaving, same output, same clocks', () => {
-    const plain = guestView(() => {});
+    const plain = guestView(WORKLOADS, () => {});
     let hits = 0;
     let boosted = 0;
-    const probed = guestView((_m, k) => {
+    const probed = guestView(WORKLOADS, (_m, k) => {
       // Boosted hits (kretprobes' entry probes have no post-handler) must be as invisible as stepped ones.
       k.events$.subscribe((e) => {
         if (e.type === 'kprobe:hit' && e.path === 'boosted') boosted++;

@@ -1,31 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bootWithKprobes, run } from './support/machine.js';
+import { TRANSPARENCY_WORKLOADS, transparencyOracle } from './support/transparency-oracle.js';
 
 const RUNS = Number(process.env.INT3_FUZZ_RUNS ?? 40);
-const WORKLOADS = [
-  ['cat', '/etc/motd'],
-  ['fork', '2'],
-  ['net', '2'],
-  ['dd', '2'],
-  ['mkdir', '/tmp/z'],
-  ['open', '/proc/version'],
-];
+const WORKLOADS = TRANSPARENCY_WORKLOADS;
 
-/** The oracle: an unprobed run, stepped instruction by instruction, counting kernel-text executions. */
-function oracle(argv: string[]) {
-  const { m } = bootWithKprobes();
-  const counts = new Map<bigint, number>();
-  const { _stext, _etext } = m.image.symbols;
-  m.stepHook = (_cpu, rip) => {
-    if (rip >= _stext && rip < _etext) counts.set(rip, (counts.get(rip) ?? 0) + 1);
-  };
-  const output = run(m, argv);
-  const entries = [...counts.keys()].filter((a) => m.kallsyms.lookup(a)?.offset === 0);
-  return { output, counts, addresses: [...counts.keys()].sort((a, b) => (a < b ? -1 : 1)), entries };
-}
-
-const oracles = WORKLOADS.map(oracle);
+const oracles = WORKLOADS.map(transparencyOracle);
 
 describe('transparency with jump optimization (an optimized probe never changes what the kernel computes)', () => {
   it('should give the same output with a no-op kprobe optimized at any executed instruction, hit exactly as often', () => {
