@@ -9,12 +9,14 @@ import { ControlBlock } from './control-block.js';
 import { kprobesEnabledText, kprobesList, writeKprobesEnabled } from './debugfs.js';
 import { type Jprobe, Jprobes } from './jprobes.js';
 import { type Kprobe, KprobeFlag } from './kprobe.js';
+import { checkKprobeAddressSafe, kprobeAddr } from './kprobe-address.js';
 import type { KprobeEvent } from './kprobe-event.js';
 import { registerKprobesSnapshot } from './kprobes-state.js';
 import type { Kretprobe } from './kretprobe.js';
 import { Kretprobes } from './kretprobes.js';
 import { KprobeOptimizer } from './optimizer.js';
 import { type ProbeKind, ProbeSite, ProbeState } from './probe-site.js';
+import { ProbeTable } from './probe-table.js';
 
 /** Priority of kprobes' die notifier: first in the chain, as `kprobe_exceptions_nb` is. */
 export const KPROBES_NOTIFIER_PRIORITY = 0x7fffffff;
@@ -39,9 +41,7 @@ export class Kprobes {
   readonly jprobes: Jprobes;
   /** The delayed optimizer of jump-optimized probes. */
   readonly optimizer: KprobeOptimizer;
-  private readonly table = new Map<bigint, ProbeSite>();
-  /** The sites by their address's low int32 half (see {@link getHalves}). */
-  private readonly byLow = new Map<number, ProbeSite>();
+  private readonly table = new ProbeTable();
   private readonly registered = new Map<Kprobe, ProbeState>();
   private readonly eventSubject = new Subject<KprobeEvent>();
   private allDisarmed = false;
@@ -107,7 +107,7 @@ export class Kprobes {
     if (this.registered.has(p)) throw new KprobeError('EINVAL', 'this kprobe is already registered');
     p.flags = (p.flags ?? 0) & KprobeFlag.DISABLED;
     p.nmissed = 0;
-    this.checkAddressSafe(addr);
+    checkKprobeAddressSafe(this.m, this.blacklist, addr, (a) => this.arch.checkBoundary(a));
     const existing = this.table.get(addr);
     if (existing) {
       this.registerAggr(existing, p, kind);
@@ -117,7 +117,7 @@ export class Kprobes {
     const state = new ProbeState(p, kind, site);
     site.children.unshift(state);
     p.addr = addr;
-    this.addSite(site);
+    this.table.add(site);
     this.registered.set(p, state);
     this.emit({ type: 'kprobe:registered', at: this.now(), cpu: -1, addr, symbol: site.symbol, kind });
     if (!this.allDisarmed && !state.disabled) this.armKprobe(site);
@@ -148,7 +148,7 @@ export class Kprobes {
     if (site.children.length === 0) {
       this.optimizer.release(site);
       if (site.armed) this.arch.disarm(site);
-      this.removeSite(site);
+      this.table.remove(site);
       this.arch.release(site);
       this.optimizer.retryCovering(site.addr);
     } else if (site.armed && site.disabled) {
@@ -328,27 +328,7 @@ export class Kprobes {
    * made unless two sites share the low half).
    */
   getHalves(lo: number, hi: number): ProbeSite | undefined {
-    const site = this.byLow.get(lo | 0);
-    if (site === undefined) return undefined;
-    if (site.addrHi === (hi | 0)) return site;
-    return this.table.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
-  }
-
-  private addSite(site: ProbeSite): void {
-    this.table.set(site.addr, site);
-    if (!this.byLow.has(site.addrLo)) this.byLow.set(site.addrLo, site);
-  }
-
-  private removeSite(site: ProbeSite): void {
-    this.table.delete(site.addr);
-    if (this.byLow.get(site.addrLo) !== site) return;
-    this.byLow.delete(site.addrLo);
-    for (const other of this.table.values()) {
-      if (other.addrLo === site.addrLo) {
-        this.byLow.set(other.addrLo, other);
-        break;
-      }
-    }
+    return this.table.getHalves(lo, hi);
   }
 
   /** Every probe site. */
@@ -387,7 +367,7 @@ export class Kprobes {
     p.addr = addr;
     p.flags = 0;
     p.nmissed = 0;
-    this.addSite(site);
+    this.table.add(site);
     this.registered.set(p, state);
     this.arch.arm(site);
     return site;
@@ -399,34 +379,9 @@ export class Kprobes {
     return new ProbeSite(addr, symbol, loc?.sym.module, this.arch.prepare(addr));
   }
 
-  /** `_kprobe_addr`: the address from `symbolName` + `offset`, or `addr` + `offset`. */
+  /** `_kprobe_addr`: the address from `symbolName` + `offset`, or `addr` + `offset` (see {@link kprobeAddr}). */
   kprobeAddr(p: Kprobe): bigint {
-    const offset = BigInt(p.offset ?? 0);
-    if ((p.symbolName !== undefined) === (p.addr !== undefined)) {
-      throw new KprobeError('EINVAL', 'specify either symbolName or addr, not both nor neither');
-    }
-    if (p.symbolName !== undefined) {
-      const sym = this.m.kallsyms.lookupName(p.symbolName);
-      if (!sym) throw new KprobeError('ENOENT', `unknown symbol ${p.symbolName}`);
-      return sym.address + offset;
-    }
-    return p.addr! + offset;
-  }
-
-  /**
-   * `check_kprobe_address_safe` + the arch boundary check: kernel or module text, not blacklisted, not
-   * in a module going away, on an instruction boundary, not on an exception instruction.
-   */
-  private checkAddressSafe(addr: bigint): void {
-    const m = this.m;
-    const where = m.kallsyms.format(addr);
-    const kernelText = addr >= m.image.symbols._stext && addr < m.image.symbols._etext;
-    const mod = kernelText ? undefined : m.modules.moduleAt(addr);
-    if (!kernelText && !mod) throw new KprobeError('EINVAL', `${where} is not kernel or module text`);
-    const black = this.blacklist.find(addr);
-    if (black) throw new KprobeError('EINVAL', `${where} is blacklisted (${black.name})`);
-    if (mod && mod.state === ModuleState.GOING) throw new KprobeError('ENOENT', `module ${mod.name} is going away`);
-    this.arch.checkBoundary(addr);
+    return kprobeAddr(this.m, p);
   }
 
   /**
