@@ -55,14 +55,15 @@ export class KprobeBooster {
   }
 
   /**
-   * The boost half of `resume_execution`, called with the ip right after the single-step: decides,
+   * The boost half of `resume_execution`, called with the registers right after the single-step: decides,
    * and writes the jump back into the slot (its 5 bytes are instrumentation: they cost no time).
    */
-  afterSingleStep(cpu: number, site: ProbeSite, ip: bigint): void {
+  afterSingleStep(cpu: number, site: ProbeSite, regs: PtRegs): void {
     const x = site.arch as X86Site;
     // Nothing can change while boosting is off or a post-handler needs the #DB (decideBoost says
-    // "stay"): skip building the decision on every such hit.
+    // "stay"): skip building the decision, and reading ip as a bigint, on every such hit.
     if (x.boost.boostable !== 0 || !this.isOn() || site.hasPostHandler) return;
+    const ip = regs.ip;
     const d = decideBoost({
       boostable: 0,
       boosting: this.isOn(),

@@ -7,13 +7,13 @@ import { KprobeStatus } from '../../core/kprobe.js';
 import type { Kprobes } from '../../core/kprobes.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { KprobeError } from '../../kprobe-error.js';
-import { applyResumeFixups } from './apply-resume-fixups.js';
 import { canProbe } from './can-probe.js';
 import { copyInstruction } from './copy-instruction.js';
 import { initialBoostable } from './decide-boost.js';
 import { isIfModifier } from './is-if-modifier.js';
 import { BoostState, KprobeBooster } from './kprobe-booster.js';
 import { KprobesText } from './kprobes-text.js';
+import { resumeExecution } from './resume-execution.js';
 import { type ResumeExecutionPlan, resumeExecutionPlan } from './resume-execution-plan.js';
 import { BREAKPOINT_INSTRUCTION, MAX_INSN_SIZE } from './x86-constants.js';
 
@@ -37,14 +37,6 @@ export interface X86Site extends ArchSite {
 
 const TF = Rflags.TF;
 const IF = Rflags.IF;
-const FIXUP_TEXT: Record<ResumeExecutionPlan['type'], string> = {
-  pushf: 'pushf: TF/IF restored in the pushed flags; ip += orig - copy',
-  'call-rel32': 'call: pushed return address moved to the original; ip += orig - copy',
-  'absolute-ip': 'ip already absolute (ret/iret/far jmp)',
-  'call-indirect': 'call indirect (ff /2): pushed return address moved to the original; ip already absolute',
-  'jmp-indirect': 'jmp indirect (ff /4): ip already absolute',
-  generic: 'ip += orig - copy',
-};
 
 /**
  * The x86-64 mechanism of kprobes, as the 2.6.12 x86_64 port does it: the instruction is copied into a
@@ -284,8 +276,8 @@ export class X86Kprobes implements KprobesArch {
       if (this.k.observed)
         this.k.emit({ type: 'kprobe:post-handler-ran', at: kcb.at, cpu, addr: cur.addr, symbol: cur.symbol });
     }
-    this.booster.afterSingleStep(cpu, cur, regs.ip);
-    this.resumeExecution(cpu, cur, regs, kcb);
+    this.booster.afterSingleStep(cpu, cur, regs);
+    resumeExecution(this.k, cpu, cur, regs, kcb);
     regs.flags |= kcb.savedFlags;
     if (kcb.status === KprobeStatus.REENTER) kcb.restorePrevious();
     else kcb.reset();
@@ -374,43 +366,6 @@ export class X86Kprobes implements KprobesArch {
         symbol: site.symbol,
         slot: x.slot,
         insn: x.text,
-      });
-    }
-  }
-
-  /** `resume_execution`: undo the effects of running the copy at the slot's address. */
-  private resumeExecution(cpu: number, site: ProbeSite, regs: PtRegs, kcb: ControlBlock): void {
-    const x = site.arch as X86Site;
-    regs.flags &= ~TF;
-    if (x.plan.type === 'generic') {
-      // The common case, without building a context or a bigint: ip += orig - copy, on int32 halves.
-      const c = regs.cpu;
-      const lo = (c.ripLo >>> 0) + x.resumeDelta;
-      const carry = Math.floor(lo / 0x1_0000_0000);
-      c.ripLo = lo | 0;
-      c.ripHi = (c.ripHi + carry) | 0;
-    } else {
-      const space = this.k.m.cpus[cpu].addressSpace;
-      regs.ip = applyResumeFixups(x.plan, {
-        ip: regs.ip,
-        sp: regs.sp,
-        slot: x.slot,
-        orig: site.addr,
-        oldFlags: BigInt(kcb.oldFlags),
-        boostable: -1,
-        readU64: (a) => space.readU64(a),
-        writeU64: (a, v) => space.writeU64(a, v),
-      }).ip;
-    }
-    if (this.k.observed) {
-      this.k.emit({
-        type: 'kprobe:resumed',
-        at: kcb.at,
-        cpu,
-        addr: site.addr,
-        symbol: site.symbol,
-        fixup: FIXUP_TEXT[x.plan.type],
-        ip: regs.ip,
       });
     }
   }
