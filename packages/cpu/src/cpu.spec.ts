@@ -108,6 +108,26 @@ describe(Cpu.prototype.run, () => {
     expect(cpu.retired).toBe(1);
   });
 
+  it('should go on in the loop after a gate its gate hook handled in place, the gate costing nothing', () => {
+    // call rbx (to the gate); the hook sends rip to the nop; hlt
+    const { cpu, as } = setup([0xff, 0xd3, 0x90, 0xf4]);
+    as.map(0xffffffff90000000n, 4096, P | PageFlags.Gate);
+    cpu.setReg(Reg.RBX, 0xffffffff90000010n);
+    const seen: bigint[] = [];
+    cpu.gateHook = (c) => {
+      seen.push(c.rip);
+      if (c.rip !== 0xffffffff90000010n) return false;
+      c.rip = CODE + 2n;
+      return true;
+    };
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: CODE + 4n });
+    expect(seen).toEqual([0xffffffff90000010n]);
+    expect(cpu.retired).toBe(3); // call, nop, hlt: the gate is no instruction
+    cpu.rip = CODE;
+    cpu.setReg(Reg.RBX, 0xffffffff90000020n);
+    expect(cpu.run(100)).toEqual({ reason: 'gate', rip: 0xffffffff90000020n });
+  });
+
   it('should answer every gate exit with the same result object, naming the gate reached', () => {
     const { cpu, as } = setup([0xff, 0xd3, 0xff, 0xd3]); // call rbx; call rbx
     as.map(0xffffffff90000000n, 4096, P | PageFlags.Gate);

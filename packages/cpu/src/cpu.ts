@@ -34,6 +34,13 @@ export interface CpuOptions {
 export class Cpu extends CpuTraps {
   private epoch = -1;
   /**
+   * Consulted when the run loop reaches a gate: true when the host handled it in place (an inline
+   * host call: it moved rip, and the run goes on without leaving the loop); false, or no hook, and the
+   * run exits with reason `gate`. The gate itself is no instruction: it costs nothing. The hook may
+   * run guest code on this CPU (a nested run); the loop re-derives what it caches afterwards.
+   */
+  gateHook: ((cpu: Cpu) => boolean) | null = null;
+  /**
    * What every gate exit returns: one frozen object per CPU, so the gate path allocates nothing. Its
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).
    */
@@ -124,6 +131,13 @@ export class Cpu extends CpuTraps {
       // The hot instructions are dispatched inline (no call per instruction); the rest go to execRare.
       switch (i.op) {
         case 1 /* Op.Gate */:
+          if (this.gateHook?.(this)) {
+            // Handled in place: drop the local fetch cache and re-derive the budget (a nested run may
+            // have changed both), then go on at the new rip.
+            codeLo = 1;
+            left = 0;
+            continue;
+          }
           return this.gateExit;
         case 91 /* Op.AluReg */:
           if (i.i2 !== 13 /* Op.Adc */ && i.i2 !== 14 /* Op.Sbb */) {

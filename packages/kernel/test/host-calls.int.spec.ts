@@ -44,3 +44,35 @@ describe('HOST_CALL_JUMPED', () => {
     expect(c.getReg(Reg.RAX)).toBe(7n);
   });
 });
+
+describe('inline host gates', () => {
+  /** Host-to-guest call of `jump` (whose service jumps to `answer`), counting the CPU's run() calls. */
+  function callCountingRuns(inline: boolean) {
+    const { m, seen, jump } = setup();
+    if (inline) m.hostCalls.bind('test_jump', jump, m.hostCalls.lookup(jump)!.handler, { inline: true });
+    const c = m.cpus[0];
+    const run = c.run.bind(c);
+    let runs = 0;
+    c.run = (...args) => {
+      runs++;
+      return run(...args);
+    };
+    const result = m.guest.call(0, jump, []);
+    return { result, seen, runs };
+  }
+
+  it('should run an inline gate inside the CPU loop: same result, one exit fewer', () => {
+    const exiting = callCountingRuns(false);
+    const inline = callCountingRuns(true);
+    expect(inline.result).toBe(42n);
+    expect(inline.seen).toEqual(['jump', 'answer']);
+    expect(inline).toMatchObject({ result: exiting.result, seen: exiting.seen });
+    expect(inline.runs).toBe(exiting.runs - 1);
+  });
+
+  it('should refuse an inline gate whose service does not move rip', () => {
+    const { m, answer } = setup();
+    m.hostCalls.bind('test_answer', answer, () => 42n, { inline: true });
+    expect(() => m.guest.call(0, answer, [])).toThrow(/inline host gate test_answer did not move rip/);
+  });
+});

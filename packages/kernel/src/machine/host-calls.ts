@@ -50,6 +50,11 @@ export interface HostGate {
   readonly name: string;
   readonly address: bigint;
   readonly handler: HostCallHandler;
+  /**
+   * Handled inside the CPU's run loop, without leaving it (see `Cpu.gateHook`): the handler must
+   * return {@link HOST_CALL_JUMPED} (it moves rip itself) and must not block, yield or exit.
+   */
+  readonly inline?: boolean;
 }
 
 /** The gates of a {@link HostCalls} (handlers are kept by reference, never copied). */
@@ -84,11 +89,11 @@ export class HostCalls {
   ) {}
 
   /** Binds a handler to a gate that already exists at `address` (an image `host_*` symbol). */
-  bind(name: string, address: bigint, handler: HostCallHandler): void {
+  bind(name: string, address: bigint, handler: HostCallHandler, options: { readonly inline?: boolean } = {}): void {
     if ((this.space.flagsAt(address) & PageFlags.Gate) === 0) {
       throw new KernelError('BAD_IMAGE', `host gate ${name} at 0x${address.toString(16)} is not on a gate page`);
     }
-    this.add(Object.freeze({ name, address, handler }));
+    this.add(Object.freeze({ name, address, handler, ...(options.inline ? { inline: true } : {}) }));
   }
 
   /**

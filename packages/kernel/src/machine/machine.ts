@@ -30,13 +30,7 @@ import { DIE_NAMES, DieChain } from '../traps/die-chain.js';
 import { PtRegs } from '../traps/pt-regs.js';
 import { TrapRouter } from '../traps/trap-router.js';
 import { GuestCaller } from './guest-caller.js';
-import {
-  type HOST_CALL_JUMPED,
-  type HostCallContext,
-  type HostCallResult,
-  HostCalls,
-  type HostGate,
-} from './host-calls.js';
+import { HOST_CALL_JUMPED, type HostCallContext, type HostCallResult, HostCalls, type HostGate } from './host-calls.js';
 import { bindKernelServices } from './kernel-services.js';
 import { RunLoop, type RunLoopState, type RunOptions, type RunOutcome } from './run-loop.js';
 import { spawnWorkload } from './spawn-workload.js';
@@ -193,6 +187,7 @@ export class Machine {
       regs,
       arg: (n: number) => regs.argument(n, cpus[cpu].addressSpace),
     }));
+    for (const c of cpus) c.gateHook = (cpu) => this.inlineGate(cpu.id);
     this.sched = new Scheduler(this);
     this.guest = new GuestCaller(this, options.guestCallLimit ?? 50_000_000);
     this.traps = new TrapRouter(this);
@@ -365,6 +360,23 @@ export class Machine {
   /** Runs a host service for `cpu` with that CPU's reused call context. */
   callGate(cpu: number, gate: HostGate): HostCallResult {
     return gate.handler(this.gateContexts[cpu]);
+  }
+
+  /**
+   * The CPUs' gate hook: runs an `inline` gate in place, inside the CPU's run loop (its handler moves
+   * rip); false for every other gate, which exits the loop as usual.
+   */
+  private inlineGate(cpu: number): boolean {
+    const c = this.cpus[cpu];
+    const gate = this.hostCalls.lookupHalves(c.ripLo, c.ripHi);
+    if (gate?.inline !== true) return false;
+    if (this.callGate(cpu, gate) !== HOST_CALL_JUMPED) {
+      throw new KernelError(
+        'EINVAL',
+        `inline host gate ${gate.name} did not move rip (it must answer HOST_CALL_JUMPED)`,
+      );
+    }
+    return true;
   }
 
   /** Handles the gate exit of a running task (the CPU's rip is the gate); false when the task left the CPU. */
