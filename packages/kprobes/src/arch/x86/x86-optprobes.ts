@@ -311,7 +311,8 @@ export class X86Optprobes {
     m.space.markInstrumentation(buf + BigInt(detour.jmpBack), 5, true);
     const callback = this.callback;
     const g = optGate(site, buf);
-    m.hostCalls.bind('optprobe_gate', gate, (ctx) => callback.handle(ctx, g));
+    // Inline: the callback runs inside the CPU's run loop, so an optimized hit never leaves it.
+    m.hostCalls.bind('optprobe_gate', gate, (ctx) => callback.handle(ctx, g), { inline: true });
     return Object.freeze({
       buf,
       gate,
