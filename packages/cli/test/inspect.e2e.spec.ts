@@ -65,6 +65,31 @@ describe('int3 probes, syms, disasm, dmesg', () => {
     expect(int3(['probes', 'blacklist', '--why']).status).toBe(2);
   });
 
+  it('should print the list and the symbols as JSON with --json', () => {
+    const list = JSON.parse(
+      ok(['probes', 'list', '--json', '-e', 'r:b sys_mkdir', '-e', 'p:x optprobe_jump_into_region']),
+    );
+    expect(list).toEqual([
+      expect.objectContaining({
+        kind: 'k',
+        symbol: 'kretprobe_trampoline+0x0',
+        flags: [],
+        why: "kprobes' own trampoline",
+      }),
+      expect.objectContaining({ kind: 'r', symbol: 'sys_mkdir+0x0', module: null, flags: ['OPTIMIZED'] }),
+      expect.objectContaining({
+        kind: 'k',
+        symbol: 'optprobe_jump_into_region+0x0',
+        flags: [],
+        why: expect.stringMatching(/jumps into the optimized region$/),
+      }),
+    ]);
+    expect(list[1].address).toMatch(/^0xffffffff81[0-9a-f]{6}$/);
+    expect(list[1]).not.toHaveProperty('why');
+    const syms = JSON.parse(ok(['syms', '--json', 'sys_mkdir']));
+    expect(syms).toEqual([{ name: 'sys_mkdir', address: list[1].address, size: expect.any(Number) }]);
+  });
+
   it('should list functions matching a glob', () => {
     expect(lines(ok(['syms', 'sys_mk*'])).sort()).toEqual(['sys_mkdir', 'sys_mkdirat']);
   });

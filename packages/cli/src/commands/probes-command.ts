@@ -19,6 +19,31 @@ Example:
       not optimized: probe inside the region at do_sys_open+0x1/0x40
   $ int3 probes blacklist | head -3`;
 
+/** `probes list --json`: one object per registered probe, as the list shows them, with `why`. */
+function listJson(t: TracedSession): string {
+  const k = t.kprobes;
+  const rows = [...k.registeredProbes()].map((p) => {
+    const site = p.addr === undefined ? undefined : k.get(p.addr);
+    const state = k.stateOf(p);
+    const loc = p.addr === undefined ? undefined : t.session.machine.kallsyms.lookup(p.addr);
+    const flags = [
+      ...(site?.gone ? ['GONE'] : []),
+      ...(state?.disabled && !site?.gone ? ['DISABLED'] : []),
+      ...(site?.optimized ? ['OPTIMIZED'] : []),
+    ];
+    const why = p.addr === undefined ? undefined : k.optimizeRefusal(p);
+    return {
+      address: p.addr === undefined ? null : `0x${p.addr.toString(16)}`,
+      kind: state?.kind ?? 'k',
+      symbol: loc ? `${loc.sym.name}+0x${loc.offset.toString(16)}` : null,
+      module: loc?.sym.module ?? null,
+      flags,
+      ...(why === undefined ? {} : { why }),
+    };
+  });
+  return `${JSON.stringify(rows)}\n`;
+}
+
 /** `probes list --why`: after each probe not jump-optimized, why (kprobes' optimizeRefusal). */
 function listWithReasons(t: TracedSession): string {
   const reasons = new Map<string, string>();
@@ -42,19 +67,23 @@ export function registerProbesCommand(program: Command): void {
     .command('probes')
     .description('print the kprobes debugfs list (registered probes) or blacklist')
     .argument('<what>', 'list or blacklist')
-    .option('--why', 'list: say why each probe is not jump-optimized');
+    .option('--why', 'list: say why each probe is not jump-optimized')
+    .option('--json', 'list: one JSON array of {address, kind, symbol, module, flags, why?}');
   addInspectOptions(command)
     .addHelpText('after', EXAMPLE)
-    .action(async (what: string, options: InspectOptions & { why?: boolean }, cmd: Command) => {
+    .action(async (what: string, options: InspectOptions & { why?: boolean; json?: boolean }, cmd: Command) => {
       if (what !== 'list' && what !== 'blacklist') {
         throw new CliError('usage', `unknown 'probes ${what}': expected list or blacklist`, 'probes');
       }
-      if (options.why && what !== 'list') throw new CliError('usage', '--why goes with probes list', 'probes');
+      if ((options.why || options.json) && what !== 'list') {
+        throw new CliError('usage', '--why and --json go with probes list', 'probes');
+      }
       const t = await bootTraced(cmd, options, 'probes');
       // Let the optimizer's delay (5 jiffies) and its patching rounds pass, as on a system whose probes
       // were registered a moment ago: the list then shows what was optimized.
       const m = t.session.machine;
       t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimizer.delay * TICK_NS });
-      writeOut(cmd, options.why ? listWithReasons(t) : t.fs.read(`/sys/kernel/debug/kprobes/${what}`));
+      if (options.json) writeOut(cmd, listJson(t));
+      else writeOut(cmd, options.why ? listWithReasons(t) : t.fs.read(`/sys/kernel/debug/kprobes/${what}`));
     });
 }

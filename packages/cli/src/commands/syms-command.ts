@@ -6,8 +6,8 @@ import { createTracedSession, readKernelImage, type TracedSession } from '../tra
 import { writeOut } from '../write-out.js';
 
 /**
- * Registers `int3 syms [glob]`: the kernel's text symbols, one per line, like
- * `available_filter_functions` (module symbols carry ` [module]`).
+ * Registers `int3 syms [glob] [--json]`: the kernel's text symbols, one per line, like
+ * `available_filter_functions` (module symbols carry ` [module]`), or a JSON array.
  *
  * @see kernel/trace/ftrace.c (available_filter_functions)
  */
@@ -16,18 +16,29 @@ export function registerSymsCommand(program: Command): void {
     .command('syms')
     .description('list the kernel functions one can probe (like available_filter_functions)')
     .argument('[glob]', "a shell pattern, e.g. 'sys_*'", '*')
-    .addHelpText('after', "\nExamples:\n  $ int3 syms 'sys_mk*'\n  sys_mkdir\n  sys_mkdirat\n  $ int3 syms | wc -l")
-    .action((glob: string, _options: unknown, cmd: Command) => {
+    .option('--json', 'one JSON array of {name, address, size, module?}')
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ int3 syms 'sys_mk*'\n  sys_mkdir\n  sys_mkdirat\n  $ int3 syms | wc -l\n  $ int3 syms --json 'sys_*' | jq '.[0]'",
+    )
+    .action((glob: string, options: { json?: boolean }, cmd: Command) => {
       const image = readKernelImage(undefined, 'syms');
       const c = createCliContainer(cmd, () => createTracedSession(image, 1));
       const { session } = c.get<TracedSession>(CliTokens.TracedSession);
       const match = globToRegExp(glob);
-      let out = '';
-      for (const s of session.machine.kallsyms.all()) {
-        if ((s.type === 'T' || s.type === 't') && match.test(s.name)) {
-          out += `${s.name}${s.module === undefined ? '' : ` [${s.module}]`}\n`;
-        }
+      const syms = session.machine.kallsyms
+        .all()
+        .filter((s) => (s.type === 'T' || s.type === 't') && match.test(s.name));
+      if (options.json) {
+        const rows = syms.map((s) => ({
+          name: s.name,
+          address: `0x${s.address.toString(16)}`,
+          size: s.size,
+          ...(s.module === undefined ? {} : { module: s.module }),
+        }));
+        writeOut(cmd, `${JSON.stringify(rows)}\n`);
+        return;
       }
-      writeOut(cmd, out);
+      writeOut(cmd, syms.map((s) => `${s.name}${s.module === undefined ? '' : ` [${s.module}]`}\n`).join(''));
     });
 }
