@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-import { createProgram } from './program.js';
-import { reportError } from './report-error.js';
-import { processEnvironment } from './runtime/cli-environment.js';
+// Ctrl-C is handled from the first moment, before the program and the emulator load (which can take
+// seconds on a busy machine): a Ctrl-C meanwhile is kept as a request the command then honours.
 import { Interrupt } from './runtime/interrupt.js';
+
+const interrupt = new Interrupt();
+interrupt.listen();
 
 // A reader that went away (`int3 ... | head`) ends the output, not the process with a stack trace.
 for (const stream of [process.stdout, process.stderr]) {
@@ -11,9 +13,9 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
   });
 }
-// Ctrl-C is a request to stop at the next slice of a run, handled from the first line on.
-const interrupt = new Interrupt();
-interrupt.listen();
+const { createProgram } = await import('./program.js');
+const { reportError } = await import('./report-error.js');
+const { processEnvironment } = await import('./runtime/cli-environment.js');
 const environment = processEnvironment(interrupt);
 try {
   await createProgram(environment).parseAsync(process.argv);

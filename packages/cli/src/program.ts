@@ -11,6 +11,7 @@ import { registerTraceCommand } from './commands/trace-command.js';
 import { registerTracefsCommand } from './commands/tracefs-command.js';
 import { attachEnvironment, type CliEnvironment, processEnvironment } from './runtime/cli-environment.js';
 import { addGlobalOptions } from './runtime/global-options.js';
+import { INTERRUPTIBLE_COMMANDS } from './runtime/interrupt.js';
 
 /** The version printed by `int3 --version`. */
 export const VERSION = '0.1.0';
@@ -41,6 +42,10 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
     .showHelpAfterError('(add --help for usage and an example)')
     .addHelpText('after', EXAMPLES);
   attachEnvironment(program, environment);
+  // Each command says, before it runs, whether Ctrl-C stops its runs or the process at once.
+  program.hook('preAction', (_program, action) =>
+    environment.interrupt.declare(INTERRUPTIBLE_COMMANDS.has(action.name())),
+  );
   addGlobalOptions(program);
   registerTraceCommand(program);
   registerRecordCommand(program);

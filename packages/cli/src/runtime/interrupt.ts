@@ -1,22 +1,29 @@
 /** The exit status of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
 export const EXIT_INTERRUPTED = 130;
 
+/** Commands whose runs stop at Ctrl-C and still print what was recorded (in slices of virtual time). */
+export const INTERRUPTIBLE_COMMANDS: ReadonlySet<string> = new Set(['trace', 'record', 'replay', 'tracefs']);
+
 /**
- * Ctrl-C as a request, not a kill, while a run that honours it is under way ({@link during}): the
- * first SIGINT sets {@link requested}, and the run checks it at its slice boundaries, stops the machine
- * there and prints what was recorded. A second SIGINT, or one outside such a run (booting, a short
- * command such as `demo`), exits at once with status 130.
+ * Ctrl-C as a request, not a kill, for the commands that honour it ({@link INTERRUPTIBLE_COMMANDS}):
+ * the first SIGINT sets {@link requested}, and their runs check it at slice boundaries, stop the
+ * machine there and print what was recorded. A SIGINT that comes before the command is known (while
+ * the CLI loads) is kept as a request too, so a run that starts later stops after its first slice.
+ * For the other commands (short ones such as `demo`), and at a second SIGINT, the process exits at
+ * once with status 130.
  *
  * @see kernel/signal.c (SIGINT's default action is what the second Ctrl-C keeps)
  * @example
  * const interrupt = new Interrupt();
  * const off = interrupt.listen();
+ * interrupt.declare(true); // the command honours Ctrl-C
  * // ... await runWorkloadsSliced(t, workloads, { interrupt }) ...
  * off();
  */
 export class Interrupt {
   #requested = false;
-  #runs = 0;
+  /** Whether the running command honours Ctrl-C; undefined until it is known. */
+  #honours: boolean | undefined;
 
   /** True once Ctrl-C was pressed (or {@link request} called). */
   get requested(): boolean {
@@ -33,25 +40,19 @@ export class Interrupt {
     this.#requested = false;
   }
 
-  /** True while a run that checks {@link requested} is under way. */
-  get honoured(): boolean {
-    return this.#runs > 0;
-  }
-
-  /** Runs `body` as a run that honours Ctrl-C (see the class summary). */
-  async during<T>(body: () => Promise<T>): Promise<T> {
-    this.#runs++;
-    try {
-      return await body();
-    } finally {
-      this.#runs--;
-    }
+  /**
+   * Says whether the command about to run honours Ctrl-C; one that does not, with a Ctrl-C already
+   * pending, exits now (status 130).
+   */
+  declare(honours: boolean): void {
+    this.#honours = honours;
+    if (!honours && this.#requested) process.exit(EXIT_INTERRUPTED);
   }
 
   /** Handles SIGINT on this process; returns the function that stops handling it. */
   listen(): () => void {
     const onSigint = () => {
-      if (this.#requested || !this.honoured) process.exit(EXIT_INTERRUPTED);
+      if (this.#requested || this.#honours === false) process.exit(EXIT_INTERRUPTED);
       this.request();
     };
     process.on('SIGINT', onSigint);

@@ -28,15 +28,6 @@ export async function replayRecordedInputs(
   logName: string,
   options: ReplayInputsOptions,
 ): Promise<SlicedOutcome | undefined> {
-  return options.interrupt.during(() => replayEntries(t, entries, logName, options));
-}
-
-async function replayEntries(
-  t: TracedSession,
-  entries: readonly LogEntry[],
-  logName: string,
-  options: ReplayInputsOptions,
-): Promise<SlicedOutcome | undefined> {
   const s = t.session;
   try {
     for (const entry of entries) {

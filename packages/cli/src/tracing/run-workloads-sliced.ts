@@ -38,20 +38,18 @@ export async function runWorkloadsSliced(
   for (const argv of workloads) s.apply({ type: 'input:spawn', argv: [...argv] });
   const pids = s.spawned.slice(first).map((task) => task.pid);
   const slice = options.sliceNs ?? SLICE_NS;
-  return options.interrupt.during(async (): Promise<SlicedOutcome> => {
-    try {
-      for (;;) {
-        s.apply({ type: 'input:run', pids, deadlineNs: m.clock(0) + slice });
-        const outcome = s.lastRun!;
-        if (outcome.reason !== 'time') return outcome;
-        options.terminal?.progress(progressLine(t));
-        await new Promise((resolve) => setImmediate(resolve));
-        if (options.interrupt.requested) return { reason: 'interrupted', at: m.clock(0) };
-      }
-    } finally {
-      options.terminal?.endProgress();
+  try {
+    for (;;) {
+      s.apply({ type: 'input:run', pids, deadlineNs: m.clock(0) + slice });
+      const outcome = s.lastRun!;
+      if (outcome.reason !== 'time') return outcome;
+      options.terminal?.progress(progressLine(t));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (options.interrupt.requested) return { reason: 'interrupted', at: m.clock(0) };
     }
-  });
+  } finally {
+    options.terminal?.endProgress();
+  }
 }
 
 /** `12.3 M insns  0.012345 s virtual  42 hits`: what the progress line shows. */
