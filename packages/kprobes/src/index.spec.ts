@@ -13,6 +13,7 @@ describe('@int3/kprobes exports', () => {
       'Kprobes',
       'MAX_STACK_SIZE',
       'kprobeHashBucket',
+      'kprobeListFlags',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 export type { ArchSite } from './core/arch.js';
 export type { BlacklistEntry } from './core/blacklist.js';
-export { kprobeHashBucket } from './core/debugfs.js';
+export { kprobeHashBucket, kprobeListFlags } from './core/debugfs.js';
 export { type Jprobe, type JprobeHostEntry, MAX_STACK_SIZE } from './core/jprobes.js';
 export {
   type BreakHandler,

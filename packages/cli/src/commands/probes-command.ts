@@ -1,4 +1,5 @@
 import { TICK_NS } from '@int3/kernel';
+import { kprobeListFlags } from '@int3/kprobes';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { addInspectOptions, bootTraced, type InspectOptions } from '../tracing/boot-traced.js';
@@ -23,21 +24,15 @@ Example:
 function listJson(t: TracedSession): string {
   const k = t.kprobes;
   const rows = [...k.registeredProbes()].map((p) => {
-    const site = p.addr === undefined ? undefined : k.get(p.addr);
     const state = k.stateOf(p);
     const loc = p.addr === undefined ? undefined : t.session.machine.kallsyms.lookup(p.addr);
-    const flags = [
-      ...(site?.gone ? ['GONE'] : []),
-      ...(state?.disabled && !site?.gone ? ['DISABLED'] : []),
-      ...(site?.optimized ? ['OPTIMIZED'] : []),
-    ];
     const why = p.addr === undefined ? undefined : k.optimizeRefusal(p);
     return {
       address: p.addr === undefined ? null : `0x${p.addr.toString(16)}`,
       kind: state?.kind ?? 'k',
       symbol: loc ? `${loc.sym.name}+0x${loc.offset.toString(16)}` : null,
       module: loc?.sym.module ?? null,
-      flags,
+      flags: state ? kprobeListFlags(state) : [],
       ...(why === undefined ? {} : { why }),
     };
   });

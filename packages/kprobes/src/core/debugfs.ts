@@ -1,5 +1,5 @@
 import type { Kprobes } from './kprobes.js';
-import type { ProbeSite } from './probe-site.js';
+import type { ProbeSite, ProbeState } from './probe-site.js';
 
 /** `KPROBE_HASH_BITS`: the kernel's probe hash table has 64 buckets. */
 const KPROBE_HASH_BITS = 6n;
@@ -27,12 +27,27 @@ export function kprobesList(k: Kprobes): string {
       for (const child of site.children) {
         const addr = site.addr.toString(16).padStart(16, '0');
         const where = `${site.symbol}  ${site.module ?? ' '} `;
-        const flags = `${child.gone ? '[GONE]' : ''}${child.disabled && !child.gone ? '[DISABLED]' : ''}${site.optimized ? '[OPTIMIZED]' : ''}`;
+        const flags = kprobeListFlags(child)
+          .map((f) => `[${f}]`)
+          .join('');
         lines.push(`${addr}  ${child.kind}  ${where}${flags}\n`);
       }
     }
   }
   return lines.join('');
+}
+
+/**
+ * The flags `kprobes/list` prints after a probe, in the kernel's order: `GONE`; `DISABLED` (never with
+ * GONE); `OPTIMIZED` (the aggregate's).
+ * @see kernel/kprobes.c report_probe()
+ */
+export function kprobeListFlags(probe: ProbeState): ('GONE' | 'DISABLED' | 'OPTIMIZED')[] {
+  const flags: ('GONE' | 'DISABLED' | 'OPTIMIZED')[] = [];
+  if (probe.gone) flags.push('GONE');
+  else if (probe.disabled) flags.push('DISABLED');
+  if (probe.site.optimized) flags.push('OPTIMIZED');
+  return flags;
 }
 
 /** `/sys/kernel/debug/kprobes/enabled`: `1\n` while probes are armed. */

@@ -1,9 +1,10 @@
-import { PAGE_SIZE, PageFlags, Rflags } from '@int3/cpu';
+import { Rflags } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
 import type { ArchSite, KprobesArch } from '../../core/arch.js';
 import type { ControlBlock } from '../../core/control-block.js';
 import { InsnSlots } from '../../core/insn-slots.js';
 import { KprobeStatus } from '../../core/kprobe.js';
+import { kprobePages } from '../../core/kprobe-pages.js';
 import type { Kprobes } from '../../core/kprobes.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { KprobeError } from '../../kprobe-error.js';
@@ -58,17 +59,7 @@ export class X86Kprobes implements KprobesArch {
 
   constructor(private readonly k: Kprobes) {
     const m = k.m;
-    this.slots = new InsnSlots({
-      allocPage: () => {
-        const page = m.memory.moduleAlloc(PAGE_SIZE, PageFlags.Present);
-        m.kallsyms.addRegion(undefined, this.slotSymbols(page), `kprobe_insn_page:${page.toString(16)}`);
-        return page;
-      },
-      freePage: (page) => {
-        m.kallsyms.removeRegion(`kprobe_insn_page:${page.toString(16)}`);
-        m.memory.free(page);
-      },
-    });
+    this.slots = new InsnSlots(kprobePages(m, 'kprobe_insn_page'));
     this.text = new KprobesText(m);
     this.booster = new KprobeBooster(k, this.slots, () => this.boosting);
   }
@@ -374,9 +365,5 @@ export class X86Kprobes implements KprobesArch {
   private readByte(a: bigint): number | undefined {
     const space = this.k.m.space;
     return space.isMapped(a) ? space.readU8(a) : undefined;
-  }
-
-  private slotSymbols(page: bigint) {
-    return [{ name: 'kprobe_insn_page', address: page, size: PAGE_SIZE, kind: 'text' as const, global: false }];
   }
 }

@@ -1,6 +1,7 @@
-import { PAGE_SIZE, PageFlags } from '@int3/cpu';
+import { PageFlags } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
 import { InsnSlots, type InsnSlotsState } from '../../core/insn-slots.js';
+import { kprobePages } from '../../core/kprobe-pages.js';
 import type { Kprobes } from '../../core/kprobes.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { canOptimizeAt } from './can-optimize-at.js';
@@ -64,42 +65,9 @@ export class X86Optprobes {
 
   constructor(private readonly k: Kprobes) {
     const m = k.m;
-    this.slots = new InsnSlots(
-      {
-        allocPage: () => {
-          const page = m.memory.moduleAlloc(PAGE_SIZE, PageFlags.Present);
-          m.kallsyms.addRegion(
-            undefined,
-            [{ name: 'kprobe_optinsn_page', address: page, size: PAGE_SIZE, kind: 'text', global: false }],
-            `kprobe_optinsn_page:${page.toString(16)}`,
-          );
-          return page;
-        },
-        freePage: (page) => {
-          m.kallsyms.removeRegion(`kprobe_optinsn_page:${page.toString(16)}`);
-          m.memory.free(page);
-        },
-      },
-      OPTINSN_SLOT_SIZE,
-    );
+    this.slots = new InsnSlots(kprobePages(m, 'kprobe_optinsn_page'), OPTINSN_SLOT_SIZE);
     this.gateSlots = new InsnSlots(
-      {
-        allocPage: () => {
-          const page = m.memory.moduleAlloc(PAGE_SIZE, PageFlags.Present | PageFlags.Gate);
-          // int3 filler: a gate page's bytes are never executed (the CPU stops before decoding them).
-          m.space.write(page, new Uint8Array(PAGE_SIZE).fill(0xcc));
-          m.kallsyms.addRegion(
-            undefined,
-            [{ name: 'optprobe_gate', address: page, size: PAGE_SIZE, kind: 'text', global: false }],
-            `optprobe_gate:${page.toString(16)}`,
-          );
-          return page;
-        },
-        freePage: (page) => {
-          m.kallsyms.removeRegion(`optprobe_gate:${page.toString(16)}`);
-          m.memory.free(page);
-        },
-      },
+      kprobePages(m, 'optprobe_gate', PageFlags.Present | PageFlags.Gate),
       OPTPROBE_GATE_SIZE,
     );
     this.callback = new OptimizedCallback(k);
