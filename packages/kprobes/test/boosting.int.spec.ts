@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Machine } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import type { X86Site } from '../src/arch/x86/x86-kprobes.js';
 import type { Kprobe } from '../src/core/kprobe.js';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
 import type { Kprobes } from '../src/core/kprobes.js';
+import { assemble } from './support/assemble.js';
 import { addr, bootWithKprobes, boundaries, findInsn, run } from './support/machine.js';
 
 /** A booted machine with jump optimization off: an optimized probe would take no int3 at all. */
@@ -180,18 +177,6 @@ describe('boosting (KprobeBooster)', () => {
     expect(callCounting(m, 'kprobe_target', 9n).traps).toEqual([3]);
   });
 });
-
-/** Assembles `source` into a relocatable object (a module) with the system's gcc. */
-function assemble(source: string): Uint8Array {
-  const dir = mkdtempSync(join(tmpdir(), 'int3-asm-'));
-  try {
-    writeFileSync(join(dir, 'm.S'), source);
-    execFileSync('gcc', ['-c', '-o', join(dir, 'm.o'), join(dir, 'm.S')]);
-    return new Uint8Array(readFileSync(join(dir, 'm.o')));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 // Each function returns the flags a pushf sees after an IF-changing instruction (boostable in 4.x).
 const IF_FUNCTIONS: Record<string, string> = {

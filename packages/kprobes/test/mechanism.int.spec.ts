@@ -1,22 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
+import { assemble } from './support/assemble.js';
 import { addr, bootWithKprobes, boundaries, run } from './support/machine.js';
-
-/** Assembles `source` into a relocatable object (a module) with the system's gcc. */
-function assemble(source: string): Uint8Array {
-  const dir = mkdtempSync(join(tmpdir(), 'int3-asm-'));
-  try {
-    writeFileSync(join(dir, 'm.S'), source);
-    execFileSync('gcc', ['-c', '-o', join(dir, 'm.o'), join(dir, 'm.S')]);
-    return new Uint8Array(readFileSync(join(dir, 'm.o')));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 // Each function returns the flags a pushf sees after an IF-changing instruction.
 const IF_MODULE = [

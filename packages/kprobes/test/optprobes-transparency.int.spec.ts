@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bootWithKprobes, run } from './support/machine.js';
-import { TRANSPARENCY_WORKLOADS, transparencyOracle } from './support/transparency-oracle.js';
+import {
+  checkKretprobeTransparency,
+  TRANSPARENCY_WORKLOADS,
+  transparencyOracle,
+} from './support/transparency-oracle.js';
 
 const RUNS = Number(process.env.INT3_FUZZ_RUNS ?? 40);
 const WORKLOADS = TRANSPARENCY_WORKLOADS;
@@ -66,23 +70,10 @@ describe('transparency with jump optimization (an optimized probe never changes 
       fc.property(fc.record({ w: fc.nat({ max: WORKLOADS.length - 1 }), i: fc.nat() }), ({ w, i }) => {
         const o = oracles[w];
         const at = o.entries[i % o.entries.length];
-        const { m, k } = bootWithKprobes();
-        let returns = 0;
-        let flushed = 0;
-        k.events$.subscribe((e) => {
-          if (e.type === 'kretprobe:flushed') flushed++;
+        checkKretprobeTransparency(o, WORKLOADS[w], at, (k) => {
+          k.optimizeNow();
+          if (k.get(at)!.optimized) optimized++;
         });
-        try {
-          k.registerKretprobe({ kp: { addr: at }, maxactive: 64, handler: () => returns++ });
-        } catch (e) {
-          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
-          throw e;
-        }
-        k.optimizeNow();
-        if (k.get(at)!.optimized) optimized++;
-        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
-        expect(returns + flushed, m.kallsyms.format(at)).toBe(o.counts.get(at));
-        expect(k.kretprobes.activeInstances, m.kallsyms.format(at)).toBe(0);
       }),
       { numRuns: RUNS },
     );

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bootWithKprobes, run } from './support/machine.js';
-import { TRANSPARENCY_WORKLOADS, transparencyOracle } from './support/transparency-oracle.js';
+import {
+  checkKretprobeTransparency,
+  TRANSPARENCY_WORKLOADS,
+  transparencyOracle,
+} from './support/transparency-oracle.js';
 
 const RUNS = Number(process.env.INT3_FUZZ_RUNS ?? 40);
 const WORKLOADS = TRANSPARENCY_WORKLOADS;
@@ -61,23 +65,7 @@ describe('transparency (kprobes never change what the kernel computes)', () => {
     fc.assert(
       fc.property(pick, ({ w, i }) => {
         const o = oracles[w];
-        const at = o.entries[i % o.entries.length];
-        const { m, k } = bootWithKprobes();
-        let returns = 0;
-        let flushed = 0;
-        k.events$.subscribe((e) => {
-          if (e.type === 'kretprobe:flushed') flushed++;
-        });
-        try {
-          k.registerKretprobe({ kp: { addr: at }, maxactive: 64, handler: () => returns++ });
-        } catch (e) {
-          if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
-          throw e;
-        }
-        expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
-        // Calls that never return (do_exit) leave their instances in flight until the task is dead.
-        expect(returns + flushed, m.kallsyms.format(at)).toBe(o.counts.get(at));
-        expect(k.kretprobes.activeInstances, m.kallsyms.format(at)).toBe(0);
+        checkKretprobeTransparency(o, WORKLOADS[w], o.entries[i % o.entries.length]);
       }),
       { numRuns: RUNS },
     );
