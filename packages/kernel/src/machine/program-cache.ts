@@ -1,17 +1,11 @@
 import { AddressSpace, type ElfFile, loadElf, PageFlags, parseElf } from '@int3/cpu';
+import { sameBytes } from '../snapshot/page-interner.js';
 
 /** A program as loaded once: its parsed ELF and a pristine address space holding its pages. */
 interface LoadedProgram {
   readonly bytes: Uint8Array;
   readonly elf: ElfFile;
   readonly template: AddressSpace;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
