@@ -21,6 +21,7 @@ describe('@int3/kernel exports', () => {
       'ModuleState',
       'NS_PER_INSTRUCTION',
       'NotifyResult',
+      'PT_REGS_GPR',
       'PT_REGS_OFFSET',
       'PT_REGS_SIZE',
       'PtRegs',

@@ -51,5 +51,5 @@ export type { SnapshotProvider } from './snapshot/snapshot-provider.js';
 export type { PageImage, SpaceImage } from './snapshot/space-image.js';
 export { formatTimestamp, HZ, NS_PER_INSTRUCTION, TICK_NS } from './time/virtual-time.js';
 export { type DieArgs, DieVal, type DieValue, NotifyResult, type NotifyResultValue } from './traps/die-chain.js';
-export { PT_REGS_OFFSET, PT_REGS_SIZE, type PtRegName, PtRegs } from './traps/pt-regs.js';
+export { PT_REGS_GPR, PT_REGS_OFFSET, PT_REGS_SIZE, type PtRegName, PtRegs } from './traps/pt-regs.js';
 export { Signal } from './traps/trap-router.js';

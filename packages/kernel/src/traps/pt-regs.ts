@@ -39,7 +39,8 @@ export const PT_REGS_OFFSET: Readonly<Record<PtRegName, number>> = Object.freeze
   Object.fromEntries(PT_REGS_NAMES.map((n, i) => [n, i * 8])) as Record<PtRegName, number>,
 );
 
-const GPR: Partial<Record<PtRegName, RegIndex>> = {
+/** The CPU register behind each general-purpose `pt_regs` member (not orig_ax, ip, cs, flags, ss). */
+export const PT_REGS_GPR: Readonly<Partial<Record<PtRegName, RegIndex>>> = {
   r15: Reg.R15,
   r14: Reg.R14,
   r13: Reg.R13,
@@ -98,7 +99,7 @@ export class PtRegs {
 
   /** Any member by name (`regs_get_register` by offset, in Linux). */
   get(name: PtRegName): bigint {
-    const gpr = GPR[name];
+    const gpr = PT_REGS_GPR[name];
     if (gpr !== undefined) return this.cpu.getReg(gpr);
     switch (name) {
       case 'ip':
@@ -117,7 +118,7 @@ export class PtRegs {
   /** Sets a member by name. `cs`/`ss` change the CPU's selectors (and with them its CPL). */
   set(name: PtRegName, value: bigint): void {
     const v = BigInt.asUintN(64, value);
-    const gpr = GPR[name];
+    const gpr = PT_REGS_GPR[name];
     if (gpr !== undefined) {
       this.cpu.setReg(gpr, v);
       return;

@@ -1,5 +1,5 @@
 import { type AddressSpace, Reg } from '@int3/cpu';
-import type { Machine, PtRegName, PtRegs } from '@int3/kernel';
+import { type Machine, PT_REGS_GPR, type PtRegName, type PtRegs } from '@int3/kernel';
 import type { FetchSource } from '../probe-events/fetch-source.js';
 import { X86_64_PT_REGS_NAMES } from '../probe-events/x86-registers.js';
 
@@ -8,27 +8,7 @@ const KERNEL_HALF_HI = 0xffff8000;
 const PAGE_MASK = 0xfff;
 
 /** CPU register index of each pt_regs member in `X86_64_PT_REGS_NAMES` order, -1 for non-GPRs. */
-const GPR_OF: Int8Array = Int8Array.from(X86_64_PT_REGS_NAMES, (name) => {
-  const gpr: Record<string, number> = {
-    r15: Reg.R15,
-    r14: Reg.R14,
-    r13: Reg.R13,
-    r12: Reg.R12,
-    r11: Reg.R11,
-    r10: Reg.R10,
-    r9: Reg.R9,
-    r8: Reg.R8,
-    bx: Reg.RBX,
-    cx: Reg.RCX,
-    dx: Reg.RDX,
-    si: Reg.RSI,
-    di: Reg.RDI,
-    bp: Reg.RBP,
-    ax: Reg.RAX,
-    sp: Reg.RSP,
-  };
-  return gpr[name] ?? -1;
-});
+const GPR_OF: Int8Array = Int8Array.from(X86_64_PT_REGS_NAMES, (name) => PT_REGS_GPR[name as PtRegName] ?? -1);
 
 /** The page holding `hi:lo` in `space`, or undefined (unmapped, or a user read of the kernel half). */
 function pageOf(space: AddressSpace, lo: number, hi: number, user: boolean) {
