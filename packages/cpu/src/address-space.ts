@@ -1,7 +1,7 @@
 import { mappingEpoch } from './mapping-epoch.js';
 import { MemoryError } from './memory-error.js';
 import { Page } from './page.js';
-import { PAGE_SIZE } from './page-flags.js';
+import { PAGE_SIZE, PageFlags } from './page-flags.js';
 
 const KERNEL_HALF = 0xffff800000000000n;
 const MASK64 = 0xffffffffffffffffn;
@@ -222,21 +222,45 @@ export class AddressSpace {
    * them cost no virtual time. Invalidates the decoded code the range affects.
    */
   markInstrumentation(address: bigint, length: number, on: boolean): void {
-    for (let i = 0; i < length; i++) {
-      const a = (address + BigInt(i)) & MASK64;
-      const page = this.mustPage(a);
-      if (page.instrumentation === null) page.instrumentation = new Uint8Array(PAGE_SIZE);
-      page.instrumentation[Number(a & 0xfffn)] = on ? 1 : 0;
+    for (let i = 0; i < length; i++) this.setInstrumentation((address + BigInt(i)) & MASK64, on ? 1 : 0);
+    this.dropCode(address, length);
+  }
+
+  /**
+   * Makes one byte of an ordinary page a gate (or an ordinary byte again): reaching it in the CPU is a
+   * gate, as anywhere on a `PageFlags.Gate` page, while the rest of the page runs as code. Invalidates
+   * the decoded code there.
+   */
+  markGate(address: bigint, on: boolean): void {
+    this.setInstrumentation(address & MASK64, on ? 2 : 0);
+    this.dropCode(address, 1);
+  }
+
+  /** Whether the CPU treats `address` as a gate: on a `PageFlags.Gate` page, or marked by {@link markGate}. */
+  isGate(address: bigint): boolean {
+    const page = this.pageAt(address & MASK64);
+    if (page === undefined) return false;
+    return (page.flags & PageFlags.Gate) !== 0 || page.instrumentation?.[Number(address & 0xfffn)] === 2;
+  }
+
+  /**
+   * Drops the decoded code overlapping [address, address+length) (without writing), for hosts whose
+   * view of the bytes changed: the CPU decodes them again when it next gets there.
+   */
+  dropCode(address: bigint, length: number): void {
+    for (let done = 0; done < length; ) {
+      const a = (address + BigInt(done)) & MASK64;
+      const off = Number(a & 0xfffn);
+      const n = Math.min(PAGE_SIZE - off, length - done);
+      this.mustPage(a).onWrite(off, n);
+      done += n;
     }
-    if (length > 0) {
-      for (let done = 0; done < length; ) {
-        const a = (address + BigInt(done)) & MASK64;
-        const off = Number(a & 0xfffn);
-        const n = Math.min(PAGE_SIZE - off, length - done);
-        this.mustPage(a).onWrite(off, n);
-        done += n;
-      }
-    }
+  }
+
+  private setInstrumentation(a: bigint, value: number): void {
+    const page = this.mustPage(a);
+    if (page.instrumentation === null) page.instrumentation = new Uint8Array(PAGE_SIZE);
+    page.instrumentation[Number(a & 0xfffn)] = value;
   }
 
   /** Every mapped page in ascending address order (this space's lower half, then the shared upper half). */

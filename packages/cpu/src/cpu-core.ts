@@ -43,6 +43,8 @@ export class CpuCore extends CpuState {
   cr2Value = 0n;
   /** Non-zero when the run loop must re-check pending interrupts and drop its cached code page. */
   attention = 1;
+  /** Counts {@link flushTlb} calls (a run loop calling out to the host sees whether one happened meanwhile). */
+  tlbFlushes = 0;
   /** High half of the last effective address. */
   eah = 0;
   /** Address of the memory destination read by readDst. */
@@ -72,6 +74,7 @@ export class CpuCore extends CpuState {
 
   /** Forgets every cached translation (a tag low half of 1 is never page-aligned, so never matches). @see Intel SDM Vol. 3A §4.10.4.1 (MOV to CR3 flushes the TLB) */
   flushTlb(): void {
+    this.tlbFlushes++;
     this.attention = 1;
     this.rTagLo.fill(1);
     this.wTagLo.fill(1);

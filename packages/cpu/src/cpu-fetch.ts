@@ -61,8 +61,9 @@ export class CpuFetch extends CpuRegisters {
     const cached = code[off];
     if (cached !== null) return cached;
     let insn: Insn;
-    if (page.flags & PageFlags.Gate) insn = gateInsn();
-    else {
+    if (page.flags & PageFlags.Gate || (page.instrumentation !== null && page.instrumentation[off] === 2)) {
+      insn = gateInsn();
+    } else {
       const first = pageBytes(page.data, off);
       let decoded = decodeInsn(first, this.rip);
       if (decoded === null) {

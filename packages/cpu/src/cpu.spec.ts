@@ -176,6 +176,93 @@ describe(Cpu.prototype.run, () => {
     expect(cpu.run(100)).toMatchObject({ reason: 'exception', vector: 14, cr2: CODE });
   });
 
+  it('should run the new bytes of the page before after the other page rewrote them', () => {
+    const B = CODE + 0x2000n;
+    const rel = (from: bigint, to: bigint) => [...new Uint8Array(new Int32Array([Number(to - from)]).buffer)];
+    // A: call B; mov $1,%eax; hlt — B patches the immediate of A's mov to 2, then returns.
+    const { cpu, as } = setup([0xe8, ...rel(CODE + 5n, B), 0xb8, 1, 0, 0, 0, 0xf4]);
+    as.map(B, 4096, P | W | U);
+    as.write(B, Uint8Array.from([0xc6, 0x05, ...rel(B + 7n, CODE + 6n), 2, 0xc3])); // movb $2,A+6(%rip); ret
+    cpu.setReg(Reg.RSP, 0x7f1000n);
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: CODE + 11n });
+    expect(cpu.getReg(Reg.RAX)).toBe(2n);
+    // Again, with both pages decoded and cached: A's mov was decoded as `mov $2`; B now writes 3.
+    as.write(B + 6n, Uint8Array.from([3]));
+    cpu.rip = CODE;
+    cpu.setReg(Reg.RSP, 0x7f1000n);
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: CODE + 11n });
+    expect(cpu.getReg(Reg.RAX)).toBe(3n);
+  });
+
+  it('should fault on the page before when a gate hook unmapped it and went back there', () => {
+    const B = CODE + 0x2000n;
+    const GATE = 0xffffffff90000000n;
+    const rel = (from: bigint, to: bigint) => [...new Uint8Array(new Int32Array([Number(to - from)]).buffer)];
+    const { cpu, as } = setup([0xe9, ...rel(CODE + 5n, B), 0xf4]); // A: jmp B; (A+5) hlt
+    as.map(B, 4096, P | W | U);
+    as.write(B, Uint8Array.from([0xe9, ...rel(B + 5n, GATE)])); // B: jmp GATE
+    as.map(GATE, 4096, P | PageFlags.Gate);
+    cpu.rip = CODE + 5n;
+    expect(cpu.run(100).reason).toBe('hlt'); // A's hlt is decoded and cached
+    cpu.rip = CODE;
+    cpu.gateHook = (c) => {
+      as.unmap(CODE, 4096);
+      c.rip = CODE + 5n;
+      return true;
+    };
+    expect(cpu.run(100)).toMatchObject({ reason: 'exception', vector: 14, cr2: CODE + 5n });
+  });
+
+  it('should fault on the page before when a gate hook unmapped it and ran guest code before going back', () => {
+    const B = CODE + 0x2000n;
+    const GATE = 0xffffffff90000000n;
+    const rel = (from: bigint, to: bigint) => [...new Uint8Array(new Int32Array([Number(to - from)]).buffer)];
+    const { cpu, as } = setup([0xe9, ...rel(CODE + 5n, B), 0xf4]); // A: jmp B; (A+5) hlt
+    as.map(B, 4096, P | W | U);
+    as.write(B, Uint8Array.from([0xe9, ...rel(B + 5n, GATE), 0x90, 0xf4])); // B: jmp GATE; (B+5) nop; hlt
+    as.map(GATE, 4096, P | PageFlags.Gate);
+    cpu.rip = CODE + 5n;
+    expect(cpu.run(100).reason).toBe('hlt'); // A's hlt is decoded and cached
+    cpu.rip = CODE;
+    cpu.gateHook = (c) => {
+      as.unmap(CODE, 4096);
+      c.rip = B + 5n;
+      expect(c.run(100)).toEqual({ reason: 'hlt', rip: B + 7n }); // a nested run: it sees the unmap first
+      c.rip = CODE + 5n;
+      return true;
+    };
+    expect(cpu.run(100)).toMatchObject({ reason: 'exception', vector: 14, cr2: CODE + 5n });
+  });
+
+  it('should treat a byte marked as a gate as a gate, and run the rest of its page as code', () => {
+    // nop; jmp +1 (to the gate at CODE+4); (CODE+3) hlt; (CODE+4) gate byte; (CODE+5) mov $7,%eax; hlt
+    const { cpu, as } = setup([0x90, 0xeb, 0x01, 0xf4, 0xcc, 0xb8, 7, 0, 0, 0, 0xf4]);
+    as.markGate(CODE + 4n, true);
+    expect(as.isGate(CODE + 4n)).toBe(true);
+    expect(as.isGate(CODE + 5n)).toBe(false);
+    const gates: unknown[] = [];
+    cpu.gateHook = (c, gate) => {
+      gates.push(gate.gate);
+      gate.gate ??= 'bound'; // the hook's cache, kept with the decoded gate
+      c.rip = CODE + 5n;
+      return true;
+    };
+    expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: CODE + 11n });
+    expect(cpu.getReg(Reg.RAX)).toBe(7n);
+    expect([cpu.retired, cpu.virtualRetired]).toEqual([4, 4]); // nop, jmp, mov, hlt: the gate is none
+    cpu.rip = CODE;
+    cpu.run(100);
+    expect(gates).toEqual([null, 'bound']);
+    // Unmarked, the byte is code again (an int3), and the hook's cache went with the decoded gate.
+    as.markGate(CODE + 4n, false);
+    cpu.rip = CODE;
+    expect(cpu.run(100)).toEqual({ reason: 'exception', vector: 3, rip: CODE + 5n });
+    as.markGate(CODE + 4n, true);
+    cpu.rip = CODE;
+    cpu.run(100);
+    expect(gates).toEqual([null, 'bound', null]);
+  });
+
   it('should charge no virtual time for instrumentation bytes', () => {
     const { cpu, as } = setup([0x90, 0x90, 0xcc, 0x90, 0x0f, 0x31, 0xf4]); // nop; nop; int3; nop; rdtsc; hlt
     as.markInstrumentation(CODE + 1n, 2, true);

@@ -36,10 +36,11 @@ export class Cpu extends CpuTraps {
   /**
    * Consulted when the run loop reaches a gate: true when the host handled it in place (an inline
    * host call: it moved rip, and the run goes on without leaving the loop); false, or no hook, and the
-   * run exits with reason `gate`. The gate itself is no instruction: it costs nothing. The hook may
+   * run exits with reason `gate`. The gate itself is no instruction: it costs nothing. The hook gets
+   * the gate's decoded instruction, whose `gate` field is the hook's to cache its binding in. It may
    * run guest code on this CPU (a nested run); the loop re-derives what it caches afterwards.
    */
-  gateHook: ((cpu: Cpu) => boolean) | null = null;
+  gateHook: ((cpu: Cpu, gate: Insn) => boolean) | null = null;
   /**
    * What every gate exit returns: one frozen object per CPU, so the gate path allocates nothing. Its
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).
@@ -92,11 +93,16 @@ export class Cpu extends CpuTraps {
   /** The interpreter loop; faults propagate to run() as thrown CpuFaults. */
   private loop(virtualEnd: number, end: number): RunResult {
     let left = 0;
-    // A one-page fetch cache in locals: the decode cache of the page RIP was last fetched from.
-    // `attention` (TLB flush, pending interrupt) drops it, so it never outlives a permission check.
+    // A two-page fetch cache in locals: the decode cache of the page RIP was last fetched from, and
+    // of the page before it (so code calling or jumping between two pages, such as a probed function
+    // and its detour buffer, alternates without a TLB lookup). `attention` (TLB flush, pending
+    // interrupt) drops both, so neither outlives a permission check.
     let codeLo = 1;
     let codeHi = 0;
     let code = NO_CODE;
+    let prevLo = 1;
+    let prevHi = 0;
+    let prev = NO_CODE;
     this.attention = 1;
     for (;;) {
       if (this.attention !== 0) {
@@ -107,6 +113,7 @@ export class Cpu extends CpuTraps {
         }
         this.attention = this.pendingVector >= 0 ? 1 : 0;
         codeLo = 1;
+        prevLo = 1;
       }
       // `left` bounds both budgets from below (each instruction costs at most 1 of either), so the
       // exact check runs only when it reaches zero.
@@ -120,10 +127,33 @@ export class Cpu extends CpuTraps {
       const lo = this.ripLo;
       let insn = (lo & -4096) === codeLo && this.ripHi === codeHi ? code[lo & 0xfff] : null;
       if (insn === null) {
-        insn = this.fetch();
-        code = this.fPage[(lo >>> 12) & 255].code ?? NO_CODE;
-        codeLo = lo & -4096;
-        codeHi = this.ripHi;
+        const page = lo & -4096;
+        const hi = this.ripHi;
+        const back = page === prevLo && hi === prevHi ? prev[lo & 0xfff] : null;
+        if (back !== null) {
+          // Back on the page before: the two entries swap.
+          insn = back;
+          const c = code;
+          code = prev;
+          prev = c;
+          prevLo = codeLo;
+          prevHi = codeHi;
+          codeLo = page;
+          codeHi = hi;
+        } else {
+          insn = this.fetch();
+          // A gate is no instruction and leads elsewhere: its page is not worth an entry.
+          if (insn.op !== 1 /* Op.Gate */) {
+            if (page !== codeLo || hi !== codeHi) {
+              prev = code;
+              prevLo = codeLo;
+              prevHi = codeHi;
+            }
+            code = this.fPage[(lo >>> 12) & 255].code ?? NO_CODE;
+            codeLo = page;
+            codeHi = hi;
+          }
+        }
       }
       const i = insn;
       let exit = 0;
@@ -131,14 +161,25 @@ export class Cpu extends CpuTraps {
       // The hot instructions are dispatched inline (no call per instruction); the rest go to execRare.
       switch (i.op) {
         case 1 /* Op.Gate */:
-          if (this.gateHook?.(this)) {
-            // Handled in place: drop the local fetch cache and re-derive the budget (a nested run may
-            // have changed both), then go on at the new rip.
-            codeLo = 1;
-            left = 0;
-            continue;
+          {
+            const flushes = this.tlbFlushes;
+            if (this.gateHook?.(this, i)) {
+              // Handled in place. The host may have changed mappings (caught here, as run() would) or
+              // run guest code on this CPU (a nested run: its TLB flushes drop the local fetch cache,
+              // and its instructions count), so re-derive the budget, then go on at the new rip.
+              if (this.epoch !== mappingEpoch.value) {
+                this.flushTlb();
+                this.epoch = mappingEpoch.value;
+              }
+              if (this.tlbFlushes !== flushes) {
+                codeLo = 1;
+                prevLo = 1;
+              }
+              left = 0;
+              continue;
+            }
+            return this.gateExit;
           }
-          return this.gateExit;
         case 91 /* Op.AluReg */:
           if (i.i2 !== 13 /* Op.Adc */ && i.i2 !== 14 /* Op.Sbb */) {
             // The commonest instructions of gcc output, inline: add/sub/cmp/and/or/xor/test on a

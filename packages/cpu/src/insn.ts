@@ -53,6 +53,11 @@ export class Insn {
   /** Address of the next instruction, low and high 32 bits. */
   nl = 0;
   nh = 0;
+  /**
+   * A gate's binding on the host, cached there by the CPU's gate hook (so a gate reached again needs
+   * no lookup); it goes with the rest of the decoded code when the bytes change.
+   */
+  gate: unknown = null;
   /** Instruction bytes as hex and the formatted mnemonic, kept only for #UD reporting. */
   bytes = '';
   mnemonic = '';

@@ -18,7 +18,10 @@ export class Page {
   code: (Insn | null)[] | null = null;
   /** Pages whose last instructions straddle into this one. */
   straddlers: Page[] | null = null;
-  /** One byte per offset: 1 when the byte belongs to instrumentation (costs no virtual time). */
+  /**
+   * One byte per offset: 1 when the byte belongs to instrumentation (costs no virtual time), 2 when
+   * it is a gate (as every byte of a `PageFlags.Gate` page is; a gate costs nothing either).
+   */
   instrumentation: Uint8Array | null = null;
 
   constructor(flags: number) {
