@@ -59,4 +59,25 @@ describe(HostCalls, () => {
     calls.restore(saved);
     expect(calls.lookupHalves(lo(page), hi(page))).toBeUndefined();
   });
+
+  it('should answer the inline lookup for inline gates alone, through rebinding and shared low halves', () => {
+    const near = 0xffffffffa0000000n;
+    const far = 0x7fffa0000000n;
+    const { calls } = setup([near, far]);
+    calls.bind('near', near, () => 1n, { inline: true });
+    calls.bind('far', far, () => 2n, { inline: true });
+    expect(calls.inlineHalves(lo(near), hi(near))?.name).toBe('near');
+    expect(calls.inlineHalves(lo(far), hi(far))?.name).toBe('far');
+    // Bound again as an ordinary gate: gone from the inline index, which still finds the other.
+    calls.bind('near-plain', near, () => 3n);
+    expect(calls.inlineHalves(lo(near), hi(near))).toBeUndefined();
+    expect(calls.lookupHalves(lo(near), hi(near))?.name).toBe('near-plain');
+    expect(calls.inlineHalves(lo(far), hi(far))?.name).toBe('far');
+    calls.unbind(far);
+    expect(calls.inlineHalves(lo(far), hi(far))).toBeUndefined();
+    calls.bind('far-again', far, () => 4n, { inline: true });
+    expect(calls.inlineHalves(lo(far), hi(far))?.name).toBe('far-again');
+    calls.restore(setup([near]).calls.save());
+    expect(calls.inlineHalves(lo(far), hi(far))).toBeUndefined();
+  });
 });

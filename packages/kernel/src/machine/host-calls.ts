@@ -1,4 +1,4 @@
-import { type AddressSpace, PAGE_SIZE, PageFlags } from '@int3/cpu';
+import { type AddressSpace, PAGE_SIZE } from '@int3/cpu';
 import type { Kallsyms, KsymInput } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 import type { Wait } from '../sched/task.js';
@@ -78,6 +78,8 @@ export class HostCalls {
    * bigint, no heap number on the gate path).
    */
   private readonly byLow = new Map<number, { readonly hi: number; readonly gate: HostGate }>();
+  /** The inline gates alone, keyed the same way (the CPU's gate hook asks for nothing else). */
+  private readonly inlineByLow = new Map<number, { readonly hi: number; readonly gate: HostGate }>();
   private readonly dynamic: KsymInput[] = [];
   private page: bigint | undefined;
   private used = 0;
@@ -90,9 +92,11 @@ export class HostCalls {
 
   /** Binds a handler to a gate that already exists at `address` (an image `host_*` symbol). */
   bind(name: string, address: bigint, handler: HostCallHandler, options: { readonly inline?: boolean } = {}): void {
-    if ((this.space.flagsAt(address) & PageFlags.Gate) === 0) {
-      throw new KernelError('BAD_IMAGE', `host gate ${name} at 0x${address.toString(16)} is not on a gate page`);
+    if (!this.space.isGate(address)) {
+      throw new KernelError('BAD_IMAGE', `host gate ${name} at 0x${address.toString(16)} is not a gate`);
     }
+    // A gate bound anew (inline or not) first leaves the indexes, so neither keeps its old binding.
+    if (this.byAddress.has(address)) this.unbind(address);
     this.add(Object.freeze({ name, address, handler, ...(options.inline ? { inline: true } : {}) }));
   }
 
@@ -102,9 +106,11 @@ export class HostCalls {
    */
   unbind(address: bigint): void {
     this.byAddress.delete(address);
+    this.dropDecoded(address);
     const low = low32(address);
-    if (this.byLow.get(low)?.gate.address === address) {
+    if (this.byLow.get(low)?.gate.address === address || this.inlineByLow.get(low)?.gate.address === address) {
       this.byLow.delete(low);
+      this.inlineByLow.delete(low);
       for (const g of this.byAddress.values()) if (low32(g.address) === low) this.add(g);
     }
   }
@@ -140,8 +146,10 @@ export class HostCalls {
 
   /** Puts back the gates of a {@link save}: a gate defined since is gone, as its page is. */
   restore(state: HostCallsState): void {
+    for (const a of this.byAddress.keys()) this.dropDecoded(a);
     this.byAddress.clear();
     this.byLow.clear();
+    this.inlineByLow.clear();
     for (const g of state.gates) this.add(g);
     this.dynamic.length = 0;
     for (const d of state.dynamic) this.dynamic.push(d);
@@ -165,12 +173,36 @@ export class HostCalls {
     return this.byAddress.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
   }
 
+  /**
+   * The inline gate at an address given as int32 halves, if one is bound there: what the CPU's gate
+   * hook asks on every optimized probe hit, so it never looks at the other gates.
+   */
+  inlineHalves(lo: number, hi: number): HostGate | undefined {
+    const e = this.inlineByLow.get(lo | 0);
+    if (e === undefined) return undefined;
+    if (e.hi === hi) return e.gate;
+    const g = this.byAddress.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+    return g?.inline === true ? g : undefined;
+  }
+
+  /**
+   * Drops the decoded gate at `address`: the CPUs' gate hook caches a gate's binding on it, so a
+   * binding that changes must drop it (the next visit decodes and looks up again).
+   */
+  private dropDecoded(address: bigint): void {
+    if (this.space.isMapped(address)) this.space.dropCode(address, 1);
+  }
+
   private add(g: HostGate): void {
     this.byAddress.set(g.address, g);
+    this.dropDecoded(g.address);
     const low = low32(g.address);
+    const entry = { hi: Number(BigInt.asIntN(32, g.address >> 32n)), gate: g };
     const have = this.byLow.get(low);
-    if (have === undefined || have.gate.address === g.address) {
-      this.byLow.set(low, { hi: Number(BigInt.asIntN(32, g.address >> 32n)), gate: g });
+    if (have === undefined || have.gate.address === g.address) this.byLow.set(low, entry);
+    if (g.inline === true) {
+      const inline = this.inlineByLow.get(low);
+      if (inline === undefined || inline.gate.address === g.address) this.inlineByLow.set(low, entry);
     }
   }
 }

@@ -2,6 +2,7 @@ import {
   AddressSpace,
   Cpu,
   ExceptionVector,
+  type Insn,
   loadElf,
   Msr,
   PAGE_SIZE,
@@ -73,6 +74,8 @@ interface MachineOwnState {
 }
 
 const decoder = new TextDecoder();
+/** What a decoded gate caches when no inline gate is bound there (the run loop exits at it). */
+const NOT_INLINE = Object.freeze({ inline: false as const });
 const KERNEL_DATA = PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute;
 
 /**
@@ -187,7 +190,7 @@ export class Machine {
       regs,
       arg: (n: number) => regs.argument(n, cpus[cpu].addressSpace),
     }));
-    for (const c of cpus) c.gateHook = (cpu) => this.inlineGate(cpu.id);
+    for (const c of cpus) c.gateHook = (cpu, gate) => this.inlineGate(cpu, gate);
     this.sched = new Scheduler(this);
     this.guest = new GuestCaller(this, options.guestCallLimit ?? 50_000_000);
     this.traps = new TrapRouter(this);
@@ -366,11 +369,17 @@ export class Machine {
    * The CPUs' gate hook: runs an `inline` gate in place, inside the CPU's run loop (its handler moves
    * rip); false for every other gate, which exits the loop as usual.
    */
-  private inlineGate(cpu: number): boolean {
-    const c = this.cpus[cpu];
-    const gate = this.hostCalls.lookupHalves(c.ripLo, c.ripHi);
-    if (gate?.inline !== true) return false;
-    if (this.callGate(cpu, gate) !== HOST_CALL_JUMPED) {
+  private inlineGate(c: Cpu, insn: Insn): boolean {
+    // The binding is looked up once per decoded gate and cached on it (HostCalls drops the decoded
+    // gate when it binds or unbinds there).
+    let cached = insn.gate as HostGate | typeof NOT_INLINE | null;
+    if (cached === null) {
+      cached = this.hostCalls.inlineHalves(c.ripLo, c.ripHi) ?? NOT_INLINE;
+      insn.gate = cached;
+    }
+    if (cached === NOT_INLINE) return false;
+    const gate = cached as HostGate;
+    if (gate.handler(this.gateContexts[c.id]) !== HOST_CALL_JUMPED) {
       throw new KernelError(
         'EINVAL',
         `inline host gate ${gate.name} did not move rip (it must answer HOST_CALL_JUMPED)`,
