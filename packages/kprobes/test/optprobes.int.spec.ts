@@ -64,7 +64,7 @@ describe('jump-optimized kprobes', () => {
     k.disableKprobe(kp);
     while (site.armed) m.runRound();
     const rel = Buffer.alloc(4);
-    rel.writeInt32LE(Number(k.optimizer.detour(site)!.gate - (a + 5n)));
+    rel.writeInt32LE(Number(k.optimizer.detour(site)!.buf - (a + 5n)));
     const r = pokes[0][0];
     const u = pokes[3][0];
     expect(pokes).toEqual([
@@ -445,20 +445,21 @@ describe('jump-optimized kprobes', () => {
     expect(m.guest.call(0, t1, [1234n])).toBe(r);
   });
 
-  it("should keep a released site's gate bound until no CPU is stopped on it, then continue through the copy", () => {
+  it("should keep a released site's buffer and its gate until no CPU is stopped in it, then continue through the copy", () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
     k.registerKprobe(kp);
     k.optimizeNow();
-    const { gate } = k.optimizer.detour(k.get(kp.addr!)!)!;
+    const { buf } = k.optimizer.detour(k.get(kp.addr!)!)!;
     const task = m.spawn(['cat', '/etc/motd']);
     m.stepHook = () => {};
     // Stopped right after the jump, before the gate ran.
-    expect(m.run({ stopAfter: () => m.cpus[0].rip === gate || task.exited })).toEqual({ reason: 'stopped' });
+    expect(m.run({ stopAfter: () => m.cpus[0].rip === buf || task.exited })).toEqual({ reason: 'stopped' });
     k.unregisterKprobe(kp);
     const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(other);
-    expect(k.optimizer.detour(k.get(other.addr!)!)!.gate).not.toBe(gate);
+    expect(k.optimizer.detour(k.get(other.addr!)!)!.buf).not.toBe(buf);
+    expect(m.space.isGate(buf)).toBe(true);
     m.stepHook = undefined;
     m.run({ until: () => task.exited });
     expect(m.console.map((c) => c.text).join('')).toContain('Welcome');
@@ -466,27 +467,54 @@ describe('jump-optimized kprobes', () => {
     expect(kp.nmissed).toBe(0);
   });
 
-  it('should jump to a gate on an optprobe_gate page, whose detour buffer holds only the copied region and the jump back', () => {
+  it('should jump to a detour buffer holding the gate of the optimized callback, the copied region and the jump back', () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
     k.registerKprobe(kp);
     k.optimizeNow();
     const a = kp.addr!;
     const d = k.optimizer.detour(k.get(a)!)!;
-    expect(m.kallsyms.format(d.gate)).toMatch(/^optprobe_gate\+0x[0-9a-f]+\/0x1000$/);
-    expect(m.space.flagsAt(d.gate) & PageFlags.Gate).toBe(PageFlags.Gate);
-    expect(m.hostCalls.lookup(d.gate)?.name).toBe('optprobe_gate');
+    expect(m.kallsyms.format(d.buf)).toMatch(/^kprobe_optinsn_page\+0x[0-9a-f]+\/0x1000$/);
+    // Only the buffer's first byte is a gate, on an ordinary executable page.
+    expect(m.space.flagsAt(d.buf) & PageFlags.Gate).toBe(0);
+    expect(m.space.isGate(d.buf)).toBe(true);
+    expect(d.copies).toBe(d.buf + 1n);
+    expect(m.space.isGate(d.copies)).toBe(false);
+    expect(m.hostCalls.lookup(d.buf)?.name).toBe('optimized_callback');
     expect(m.space.readU8(a)).toBe(0xe9);
-    expect(a + 5n + BigInt(m.space.readU32(a + 1n) | 0)).toBe(d.gate);
+    expect(a + 5n + BigInt(m.space.readU32(a + 1n) | 0)).toBe(d.buf);
     const original = [k.get(a)!.arch.opcode];
     for (let i = 1n; i < 5n; i++) original.push(k.optimizer.recoverByte(a + i)!);
     original.push(...m.space.read(a + 5n, d.size - 5));
     // The copy (the same bytes: vfs_read's first instructions use no rip-relative operand), e9 back.
-    expect([...m.space.read(d.buf, d.size)]).toEqual(original);
-    expect(m.space.readU8(d.buf + BigInt(d.size))).toBe(0xe9);
-    expect(d.buf + BigInt(d.size) + 5n + BigInt(m.space.readU32(d.buf + BigInt(d.size) + 1n) | 0)).toBe(
-      a + BigInt(d.size),
-    );
+    expect([...m.space.read(d.copies, d.size)]).toEqual(original);
+    const back = d.copies + BigInt(d.size);
+    expect(m.space.readU8(back)).toBe(0xe9);
+    expect(back + 5n + BigInt(m.space.readU32(back + 1n) | 0)).toBe(a + BigInt(d.size));
+  });
+
+  it('should free a released buffer as an ordinary byte again, and reuse the slot for another probe', () => {
+    const { m, k } = bootWithKprobes(1);
+    const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
+    k.registerKprobe(kp);
+    k.optimizeNow();
+    const { buf } = k.optimizer.detour(k.get(kp.addr!)!)!;
+    k.unregisterKprobe(kp);
+    expect(m.hostCalls.lookup(buf)).toBeUndefined();
+    expect(m.space.isGate(buf)).toBe(false);
+    const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
+    k.registerKprobe(other);
+    k.optimizeNow();
+    expect(k.optimizer.detour(k.get(other.addr!)!)!.buf).toBe(buf);
+    expect(m.space.isGate(buf)).toBe(true);
+    let hits = 0;
+    other.preHandler = () => {
+      hits++;
+      return 0;
+    };
+    const task = m.spawn(['mkdir', '/tmp/x']);
+    m.run({ until: () => task.exited });
+    expect(hits).toBe(1);
   });
 
   it('should refuse a probe with a post-handler and a probe in a function with an indirect jump, saying why', () => {

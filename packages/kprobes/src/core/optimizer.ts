@@ -71,10 +71,11 @@ export class KprobeOptimizer {
   }
 
   /**
-   * The site's prepared detour (`gate`: where the probe's jump goes, `buf`: the buffer with the copied
-   * region the gate continues at, `size`: bytes of the detoured region), if any.
+   * The site's prepared detour (`buf`: the buffer the probe's jump goes to, whose first byte is the
+   * optimized callback's gate; `copies`: the copied region after it; `size`: bytes of the detoured
+   * region), if any.
    */
-  detour(site: ProbeSite): { readonly gate: bigint; readonly buf: bigint; readonly size: number } | undefined {
+  detour(site: ProbeSite): { readonly buf: bigint; readonly copies: bigint; readonly size: number } | undefined {
     return this.arch.detour(site);
   }
 

@@ -36,12 +36,12 @@ export function optGate(site: ProbeSite, resume: bigint): OptGate {
 }
 
 /**
- * The optimized callback. The probe's `jmp rel32` leads to a per-site host gate, so when it runs the
- * CPU's registers are the probed context itself (nothing was pushed or changed on the way): `regs` is
- * the live `pt_regs` view, with `ip = addr + 1` and `orig_ax = -1` as at an int3 hit. Pre-handlers run
- * (their return values ignored); what they change in the general registers and the flags stays, a
- * changed `ip` (and `sp`) is ignored as Linux documents; then the CPU continues at the detour's copy of
- * the region. Nothing runs when the probe is disabled (its unoptimization is pending), and a miss is
+ * The optimized callback. The probe's `jmp rel32` leads to the gate at the start of its detour buffer,
+ * so when it runs the CPU's registers are the probed context itself (nothing was pushed or changed on
+ * the way): `regs` is the live `pt_regs` view, with `ip = addr + 1` (and `orig_ax` -1) as at an int3
+ * hit. Pre-handlers run (their return values ignored); what they change in the general registers and
+ * the flags stays, a changed `ip` (and `sp`) is ignored as Linux documents; then the CPU continues at
+ * the buffer's copy of the region, right after the gate. Nothing runs when the probe is disabled (its unoptimization is pending), and a miss is
  * counted when a kprobe is already running on this CPU.
  * @see arch/x86/kernel/kprobes/opt.c optimized_callback(), kernel/kprobes.c opt_pre_handler()
  */
@@ -61,22 +61,21 @@ export class OptimizedCallback {
     const c = this.cpus[cpu];
     if (enabled(site)) {
       const kcb = this.kcb[cpu];
-      if (kcb.current) this.miss(cpu, site);
+      if (kcb.current !== undefined) this.miss(cpu, site);
       else {
-        const regs = ctx.regs;
-        const spLo = c.R[Reg.RSP];
-        const spHi = c.H[Reg.RSP];
+        // The handlers see ip = addr + 1; what they do to ip and sp is undone, as Linux documents.
+        const R = c.R;
+        const H = c.H;
+        const spLo = R[Reg.RSP];
+        const spHi = H[Reg.RSP];
         c.ripLo = gate.ipLo;
         c.ripHi = gate.ipHi;
-        const origAx = regs.origAx;
-        regs.origAx = -1n;
         kcb.current = site;
         kcb.status = KprobeStatus.HIT_ACTIVE;
         this.runPreHandlers(cpu, site, ctx);
         kcb.reset();
-        regs.origAx = origAx;
-        c.R[Reg.RSP] = spLo;
-        c.H[Reg.RSP] = spHi;
+        R[Reg.RSP] = spLo;
+        H[Reg.RSP] = spHi;
       }
     }
     c.ripLo = gate.resumeLo;

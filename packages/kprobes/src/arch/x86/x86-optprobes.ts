@@ -1,11 +1,10 @@
-import { PageFlags } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
 import { InsnSlots, type InsnSlotsState } from '../../core/insn-slots.js';
 import { kprobePages } from '../../core/kprobe-pages.js';
 import type { Kprobes } from '../../core/kprobes.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { canOptimizeAt } from './can-optimize-at.js';
-import { buildOptDetour, OPTINSN_SLOT_SIZE } from './opt-detour.js';
+import { buildOptDetour, OPTINSN_SLOT_SIZE, TMPL_END_IDX } from './opt-detour.js';
 import { OptimizedCallback, optGate } from './optimized-callback.js';
 import { relocateRegion } from './relocate-region.js';
 import { type PokeStep, relativeJump, textPokeBpSteps, unoptimizeSteps } from './text-poke-bp.js';
@@ -13,15 +12,18 @@ import { MAX_INSN_SIZE, MAX_OPTIMIZED_LENGTH, RELATIVE_ADDR_SIZE } from './x86-c
 
 /** `struct arch_optimized_insn`: a prepared detour buffer. */
 export interface OptInsn {
-  /** The detour buffer (an `optinsn` slot): the copied DCR and the jump back. */
+  /**
+   * The detour buffer (an `optinsn` slot), where the probe's jump goes: the gate of the optimized
+   * callback, the copied DCR and the jump back.
+   */
   readonly buf: bigint;
-  /** The site's gate (an `optprobe_gate` slot), where the probe's jump goes. */
-  readonly gate: bigint;
+  /** `buf + TMPL_END_IDX`: the copied DCR, where the callback goes on (and an int3 hit is sent). */
+  readonly copies: bigint;
   /** `optinsn.size`: bytes of the detoured code region. */
   readonly size: number;
   /** `optinsn.copied_insn`: the original bytes under the jump's displacement. */
   readonly copied: Uint8Array;
-  /** `e9 rel32` from the probe address to the gate. */
+  /** `e9 rel32` from the probe address to the buffer. */
   readonly jmp: Uint8Array;
 }
 
@@ -31,45 +33,35 @@ export interface X86OptprobesState {
   readonly tails: readonly (readonly [bigint, number])[];
   readonly freeing: readonly OptInsn[];
   readonly slots: InsnSlotsState;
-  readonly gateSlots: InsnSlotsState;
 }
 
-/** Bytes per optimized-probe gate (as the kernel's own host gates). */
-export const OPTPROBE_GATE_SIZE = 16;
-
 /**
- * The x86 mechanism of jump-optimized probes: per-site gates (16-byte slots of `optprobe_gate` pages,
- * host-call gate pages bound to the {@link OptimizedCallback}) where a probe's `jmp rel32` leads;
- * detour buffers (the relocated DCR and the jump back, on `kprobe_optinsn_page`s) where the gate goes
- * on; the cross-modifying writes of optimizing and unoptimizing, the bytes under a jump for decoders,
- * and sending an int3 hit of a probe being (un)optimized through its detour.
+ * The x86 mechanism of jump-optimized probes: detour buffers (slots of `kprobe_optinsn_page`s) where a
+ * probe's `jmp rel32` leads, each the gate of the {@link OptimizedCallback}, the relocated DCR and the
+ * jump back; the cross-modifying writes of optimizing and unoptimizing, the bytes under a jump for
+ * decoders, and sending an int3 hit of a probe being (un)optimized through its detour.
  *
- * Linux jumps to a buffer whose template saves the registers as `pt_regs` and calls the callback; here
- * a guest instruction costs tens of host nanoseconds while the host sees the registers for free, so
- * the jump goes straight to the host and the template is left out.
+ * Linux's buffer starts with a template that saves the registers as `pt_regs`, calls the callback and
+ * restores them; here a guest instruction costs tens of host nanoseconds while the host sees the
+ * registers for free, so the template is one gate byte (an inline host gate: the callback runs inside
+ * the CPU's run loop) and the CPU goes on with the copied region right after it, on the same page.
  * @see arch/x86/kernel/kprobes/opt.c
  */
 export class X86Optprobes {
   /** `kprobe_optinsn_slots`: detour buffers. */
   readonly slots: InsnSlots;
-  /** Per-site gates of the optimized callback. */
-  readonly gateSlots: InsnSlots;
   private readonly callback: OptimizedCallback;
   private detours = new Map<ProbeSite, OptInsn>();
   /** Sites whose region cannot be optimized, with the reason (a pure function of the text). */
   private readonly refused = new WeakMap<ProbeSite, string>();
   /** Original bytes under the displacement of a jump written (or being written) at a probe. */
   private tails = new Map<bigint, number>();
-  /** Buffers and gates of released sites, freed once no CPU runs in them. */
+  /** Buffers of released sites, freed once no CPU runs in them. */
   private freeing: OptInsn[] = [];
 
   constructor(private readonly k: Kprobes) {
     const m = k.m;
     this.slots = new InsnSlots(kprobePages(m, 'kprobe_optinsn_page'), OPTINSN_SLOT_SIZE);
-    this.gateSlots = new InsnSlots(
-      kprobePages(m, 'optprobe_gate', PageFlags.Present | PageFlags.Gate),
-      OPTPROBE_GATE_SIZE,
-    );
     this.callback = new OptimizedCallback(k);
   }
 
@@ -130,11 +122,11 @@ export class X86Optprobes {
     return false;
   }
 
-  /** Whether a CPU or task is stopped in a buffer or on its gate (so neither can be freed yet). */
+  /** Whether a CPU or task is stopped in a buffer (so it cannot be freed yet). */
   private inUse(d: OptInsn): boolean {
     const m = this.k.m;
     const end = d.buf + BigInt(OPTINSN_SLOT_SIZE);
-    const within = (rip: bigint) => (rip >= d.buf && rip < end) || rip === d.gate;
+    const within = (rip: bigint) => rip >= d.buf && rip < end;
     for (let c = 0; c < m.cpus.length; c++) if (within(m.cpus[c].rip)) return true;
     for (const t of m.sched.tasks.values()) {
       const rip = t.context?.rip;
@@ -200,7 +192,7 @@ export class X86Optprobes {
   setupDetourExecution(site: ProbeSite, regs: PtRegs): boolean {
     const d = this.detours.get(site);
     if (!d) return false;
-    regs.ip = d.buf;
+    regs.ip = d.copies;
     return true;
   }
 
@@ -219,9 +211,9 @@ export class X86Optprobes {
     if (this.freeing.length === 0) return;
     this.freeing = this.freeing.filter((d) => {
       if (this.inUse(d)) return true;
+      this.k.m.hostCalls.unbind(d.buf);
+      this.k.m.space.markGate(d.buf, false);
       this.slots.freeInsnSlot(d.buf);
-      this.k.m.hostCalls.unbind(d.gate);
-      this.gateSlots.freeInsnSlot(d.gate);
       return false;
     });
   }
@@ -237,7 +229,6 @@ export class X86Optprobes {
       tails: Object.freeze([...this.tails]),
       freeing: Object.freeze([...this.freeing]),
       slots: this.slots.save(),
-      gateSlots: this.gateSlots.save(),
     });
   }
 
@@ -246,7 +237,6 @@ export class X86Optprobes {
     this.tails = new Map(s.tails);
     this.freeing = [...s.freeing];
     this.slots.restore(s.slots);
-    this.gateSlots.restore(s.gateSlots);
   }
 
   private build(site: ProbeSite): OptInsn | string {
@@ -262,14 +252,13 @@ export class X86Optprobes {
       original[i] = recover(a) ?? m.space.readU8(a);
     }
     const buf = this.slots.getInsnSlot();
-    const moved = relocateRegion(original, site.addr, buf);
+    const copies = buf + BigInt(TMPL_END_IDX);
+    const moved = relocateRegion(original, site.addr, copies);
     const detour = moved.ok ? buildOptDetour(buf, site.addr, moved.bytes) : undefined;
-    const gate = this.gateSlots.getInsnSlot();
-    const jmp = relativeJump(site.addr, gate);
+    const jmp = relativeJump(site.addr, buf);
     if (!moved.ok || !detour || !jmp) {
       this.slots.freeInsnSlot(buf);
-      this.gateSlots.freeInsnSlot(gate);
-      return moved.ok ? 'the detour buffer or gate is out of rel32 reach (-ERANGE)' : moved.message;
+      return moved.ok ? 'the detour buffer is out of rel32 reach (-ERANGE)' : moved.message;
     }
     m.memory.textPoke(buf, detour.bytes);
     // The gate and the jump back cost no virtual time (nor does the jump at the probe: it starts on the
@@ -277,13 +266,14 @@ export class X86Optprobes {
     // optimized run keeps an unprobed run's clocks.
     m.space.markInstrumentation(buf, OPTINSN_SLOT_SIZE, false);
     m.space.markInstrumentation(buf + BigInt(detour.jmpBack), 5, true);
+    m.space.markGate(buf, true);
     const callback = this.callback;
-    const g = optGate(site, buf);
+    const g = optGate(site, copies);
     // Inline: the callback runs inside the CPU's run loop, so an optimized hit never leaves it.
-    m.hostCalls.bind('optprobe_gate', gate, (ctx) => callback.handle(ctx, g), { inline: true });
+    m.hostCalls.bind('optimized_callback', buf, (ctx) => callback.handle(ctx, g), { inline: true });
     return Object.freeze({
       buf,
-      gate,
+      copies,
       size: r.regionLength,
       copied: original.slice(1, 1 + RELATIVE_ADDR_SIZE),
       jmp,
