@@ -41,8 +41,8 @@ export function optGate(site: ProbeSite, resume: bigint): OptGate {
  * the way): `regs` is the live `pt_regs` view, with `ip = addr + 1` (and `orig_ax` -1) as at an int3
  * hit. Pre-handlers run (their return values ignored); what they change in the general registers and
  * the flags stays, a changed `ip` (and `sp`) is ignored as Linux documents; then the CPU continues at
- * the buffer's copy of the region, right after the gate. Nothing runs when the probe is disabled (its unoptimization is pending), and a miss is
- * counted when a kprobe is already running on this CPU.
+ * the buffer's copy of the region, right after the gate. Nothing runs when the probe is disabled (its
+ * unoptimization is pending), and a miss is counted when a kprobe is already running on this CPU.
  * @see arch/x86/kernel/kprobes/opt.c optimized_callback(), kernel/kprobes.c opt_pre_handler()
  */
 export class OptimizedCallback {
