@@ -2,8 +2,10 @@
 // (Documentation/kprobes.txt, "Optimized Probe Overhead"): for one function, kprobe_target of the
 // sample image (lib/test_kprobes.c), a kprobe with a no-op pre-handler taken through int3 +
 // single-step (k: boosting off, as with CONFIG_PREEMPT), boosted (b) and jump-optimized (o), and a
-// kretprobe whose entry probe is likewise unboosted (r), boosted (rb) or optimized (ro); then a
-// kprobe + kretprobe (kr) and a jprobe with a host entry (j) on the same function.
+// kretprobe whose entry probe is likewise unboosted (r), boosted (rb) or optimized (ro), returning
+// through the kretprobe booster's trampoline as in the kernel's table; then the same kretprobe the
+// 2.6.12 way (r 2.6.12: no booster, the trampoline's own int3 and single-step), a kprobe + kretprobe
+// (kr) and a jprobe with a host entry (j) on the same function.
 // Method: one host-to-guest call of kprobe_target_loop(N), which calls the function N times in the
 // guest (so the host's cost of entering the guest is paid once per round, not per hit); per-hit cost
 // = (probed time - unprobed time) / N, each the median of interleaved rounds on fresh machines. Traps
@@ -38,6 +40,7 @@ const variants = {
   r: { boosting: false, install: (k) => k.registerKretprobe(rp()) },
   rb: { boosting: true, install: (k) => k.registerKretprobe(rp()) },
   ro: { optimize: true, install: (k) => k.registerKretprobe(rp()) },
+  'r 2.6.12': { boosting: false, booster: false, install: (k) => k.registerKretprobe(rp()) },
   kr: {
     install: (k) => {
       k.registerKprobe(kp());
@@ -53,6 +56,7 @@ const run = Object.fromEntries(Object.entries(variants).filter(([name]) => !skip
 function prepared(v) {
   const s = setup();
   if (v.boosting !== undefined) s.k.arch.boosting = v.boosting;
+  if (v.booster !== undefined) s.k.kretprobes.booster = v.booster;
   if (canOptimize && !v.optimize && s.k.setOptimization) s.k.setOptimization(false);
   v.install(s.k);
   if (v.optimize) s.k.optimizeNow();

@@ -68,7 +68,7 @@ describe('registerKprobe', () => {
     const b: Kprobe = { symbolName: 'vfs_write' };
     const bad: Kprobe = { symbolName: 'nope' };
     expect(errno(() => k.registerKprobes([a, b, bad]))).toBe('ENOENT');
-    expect([...k.sites()].filter((s) => s.children.some((c) => c.kind !== 'k' || c.kp !== undefined)).length).toBe(1);
+    expect([...k.sites()]).toEqual([]);
     expect(k.get(addr(m, 'vfs_read'))).toBeUndefined();
     expect(m.space.readU8(addr(m, 'vfs_read'))).not.toBe(0xcc);
   });
@@ -209,11 +209,13 @@ describe('debugfs', () => {
     const lines = k.list().split('\n').filter(Boolean).sort();
     expect(lines).toEqual(
       [
-        `${px(addr(m, 'kretprobe_trampoline'))}  k  kretprobe_trampoline+0x0    `,
         `${px(addr(m, 'vfs_read'))}  k  vfs_read+0x0    `,
         `${px(addr(m, 'vfs_write', 1))}  k  vfs_write+0x1    [DISABLED]`,
       ].sort(),
     );
+    // Without the kretprobe booster the trampoline has a kprobe of its own, listed as 2.6.12 lists it.
+    k.kretprobes.booster = false;
+    expect(k.list()).toContain(`${px(addr(m, 'kretprobe_trampoline'))}  k  kretprobe_trampoline+0x0    \n`);
     expect(k.blacklistText()).toMatch(/^0x[0-9a-f]{16}-0x[0-9a-f]{16}\tentry_SYSCALL_64\n/m);
     expect(k.blacklistText()).toMatch(/\tkretprobe_trampoline\n/);
   });

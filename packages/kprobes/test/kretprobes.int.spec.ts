@@ -5,12 +5,49 @@ import { KprobeError } from '../src/kprobe-error.js';
 import { addr, bootWithKprobes, run } from './support/machine.js';
 
 describe('kretprobes', () => {
-  it('should take exactly four interruptions per call: int3 at entry, its step, int3 at the trampoline, its step', () => {
+  it('should take two interruptions per call with the booster: int3 at entry and its step, none on the way back', () => {
+    const { m, k } = bootWithKprobes();
+    const rets: bigint[] = [];
+    const seen: string[] = [];
+    const rp: Kretprobe = {
+      kp: { symbolName: 'sys_mkdir' },
+      handler: (ri, regs) => {
+        rets.push(regs.ax);
+        // As trampoline_handler runs it: current_kprobe is the kretprobe's own, ip is the trampoline.
+        seen.push(
+          `${k.kcb[regs.cpu.id].current?.symbol} ${m.kallsyms.format(regs.ip)} ${m.kallsyms.format(ri.retAddr)}`,
+        );
+      },
+    };
+    k.setOptimization(false);
+    k.arch.boosting = false;
+    k.registerKretprobe(rp);
+    expect(k.kretprobes.booster).toBe(true);
+    const traps: TrapEvent[] = [];
+    m.traps$.subscribe((t) => traps.push(t));
+    const events: string[] = [];
+    k.events$.subscribe((e) => events.push(e.type));
+    expect(run(m, ['mkdir', '/tmp/d'])).toBe('mkdir: created /tmp/d\n');
+    const probeTraps = traps
+      .filter((t) => t.vector === 3 || t.vector === 1)
+      .map((t) => [t.vector, m.kallsyms.format(t.rip).replace(/\/.*/, '')]);
+    expect(probeTraps).toEqual([
+      [3, 'sys_mkdir+0x1'],
+      [1, expect.stringMatching(/^kprobe_insn_page\+0x[0-9a-f]+$/)],
+    ]);
+    expect(rets).toEqual([0n]);
+    expect(seen).toEqual([expect.stringMatching(/^sys_mkdir\+0x0 kretprobe_trampoline\+0x0\/0x10 do_syscall_64\+0x/)]);
+    expect(events.filter((e) => e === 'kretprobe:trampoline-hit')).toHaveLength(1);
+    expect(k.kcb.every((c) => c.current === undefined)).toBe(true);
+  });
+
+  it('should take exactly four interruptions per call without the booster: int3 at entry, its step, int3 at the trampoline, its step', () => {
     const { m, k } = bootWithKprobes();
     const rets: bigint[] = [];
     const rp: Kretprobe = { kp: { symbolName: 'sys_mkdir' }, handler: (_ri, regs) => rets.push(regs.ax) };
     // The int3 path: a jump-optimized entry probe would take no trap at all.
     k.setOptimization(false);
+    k.kretprobes.booster = false;
     k.registerKretprobe(rp);
     const traps: TrapEvent[] = [];
     m.traps$.subscribe((t) => traps.push(t));

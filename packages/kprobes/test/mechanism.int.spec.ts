@@ -103,28 +103,40 @@ describe('kprobes/list type letters', () => {
 });
 
 describe('consistency checks', () => {
-  it('should print the kretprobe BUG! report when a return does not match its instance', () => {
-    const { m, k } = bootWithKprobes();
-    k.registerKretprobe({ kp: { symbolName: 'sys_mkdir' }, handler: () => {} });
-    // At sys_mkdir's ret, move the return address (now the trampoline) 16 bytes down the stack, as a
-    // stack-switching bug would: the trampoline is then reached with an sp no instance recorded.
-    const ret = boundaries(m, 'sys_mkdir').find((i) => i.text === 'ret')!.address;
-    k.registerKprobe({
-      addr: ret,
-      preHandler: (_p, regs) => {
-        const space = regs.cpu.addressSpace;
-        space.writeU64(regs.sp - 16n, space.readU64(regs.sp));
-        regs.sp -= 16n;
-        return 0;
-      },
-    });
-    const t = m.spawn(['mkdir', '/tmp/bug']);
-    m.run({ until: () => t.exited });
-    expect(m.printk.dmesg()).toMatch(
-      /kretprobe BUG!: Processing kretprobe sys_mkdir\+0x0\/0x[0-9a-f]+ @ kretprobe_trampoline\+0x0/,
-    );
-    expect(t.killedBy).toBe(9);
-  });
+  it.each([
+    ['with', true],
+    ['without', false],
+  ])(
+    'should print the kretprobe BUG! report when a return does not match its instance, %s the booster',
+    (_, booster) => {
+      const { m, k } = bootWithKprobes();
+      k.kretprobes.booster = booster;
+      k.registerKretprobe({ kp: { symbolName: 'sys_mkdir' }, handler: () => {} });
+      // At sys_mkdir's ret, move the return address (now the trampoline) 16 bytes down the stack, as a
+      // stack-switching bug would: the trampoline is then reached with an sp no instance recorded.
+      const ret = boundaries(m, 'sys_mkdir').find((i) => i.text === 'ret')!.address;
+      k.registerKprobe({
+        addr: ret,
+        preHandler: (_p, regs) => {
+          const space = regs.cpu.addressSpace;
+          space.writeU64(regs.sp - 16n, space.readU64(regs.sp));
+          regs.sp -= 16n;
+          return 0;
+        },
+      });
+      const t = m.spawn(['mkdir', '/tmp/bug']);
+      m.run({ until: () => t.exited });
+      expect(m.printk.dmesg()).toMatch(
+        /kretprobe BUG!: Processing kretprobe sys_mkdir\+0x0\/0x[0-9a-f]+ @ kretprobe_trampoline\+0x0/,
+      );
+      expect(m.printk.dmesg()).toMatch(
+        /kernel BUG at kernel\/kprobes.c: kretprobe trampoline without a matching instance/,
+      );
+      // The booster's handler ends in the trampoline's BUG(): a ud2, an invalid opcode oops.
+      if (booster) expect(m.printk.dmesg()).toMatch(/invalid opcode.*\n(.*\n)*.*RIP: .*kretprobe_trampoline\+0x1/);
+      expect(t.killedBy).toBe(9);
+    },
+  );
 
   it('should report a jprobe whose saved stack pointer no longer matches, and kill the task', () => {
     const { m, k } = bootWithKprobes();

@@ -9,6 +9,7 @@ import { createCliContainer } from '../container/create-cli-container.js';
 import { Style, type Terminal } from '../runtime/terminal.js';
 import { checkOutcome, defineEvents, KPROBES_OPTIMIZATION, runWorkloads } from '../tracing/run-trace.js';
 import {
+  applyKretprobeBooster,
   applyTracefsWrite,
   createTracedSession,
   readKernelImage,
@@ -64,8 +65,10 @@ function runDemo(t: TracedSession): string {
   const timeline: (KprobeEvent | TrapEvent)[] = [];
   const subs = [t.kprobes.events$.subscribe((e) => timeline.push(e)), m.traps$.subscribe((e) => timeline.push(e))];
   // Step 2: the seed modules register their probes from init_module; kprobe events through tracefs.
-  // Jump optimization starts off, so the first sys_mkdir hit takes the 2.6.12 path.
+  // Jump optimization and the kretprobe booster start off, so the first sys_mkdir hit takes the 2.6.12
+  // path.
   applyTracefsWrite(t, KPROBES_OPTIMIZATION, '0\n', false);
+  applyKretprobeBooster(t, false);
   const printkStart = m.printk.dmesg().split('\n').length - 1;
   for (const name of MODULES) {
     const data = readFileSync(join(IMAGE_DIR, 'modules', 'kprobes', name)).toString('base64');
@@ -76,6 +79,7 @@ function runDemo(t: TracedSession): string {
   checkOutcome(runWorkloads(t, [['mkdir', '/tmp/first']]));
   const classic = kretprobeHit(timeline, 0, sym);
   applyTracefsWrite(t, KPROBES_OPTIMIZATION, '1\n', false);
+  applyKretprobeBooster(t, true);
   checkOutcome(runWorkloads(t, WORKLOADS));
   // Step 4: sleep past the optimizer's delay (5 jiffies) and its patching rounds; one more mkdir
   // shows today's path.
@@ -97,8 +101,8 @@ function runDemo(t: TracedSession): string {
     `# cat /sys/kernel/debug/kprobes/list   (k kprobe, r kretprobe, j jprobe)\n${t.fs.read('/sys/kernel/debug/kprobes/list')}`,
     `# cat kprobe_profile   (event, hits, misses)\n${t.fs.read('kprobe_profile')}`,
     `# dmesg: the modules' handlers (printk)\n${shown.join('\n')}\n${printk.length > shown.length ? `  ... ${printk.length - shown.length} more lines\n` : ''}`,
-    `# one kretprobe hit on sys_mkdir, the 2.6.12 way (first hit, kprobes-optimization=0): ${count(classic)}\n${classic.join('\n')}`,
-    `# a later hit, as x86 does it today (entry jump-optimized, the trampoline's ret boosted): ${count(modern)}\n${modern.join('\n')}`,
+    `# one kretprobe hit on sys_mkdir, the 2.6.12 way (first hit, kprobes-optimization=0, no kretprobe booster): ${count(classic)}\n${classic.join('\n')}`,
+    `# a later hit, as x86 does it today (entry jump-optimized, the kretprobe booster's trampoline): ${count(modern)}\n${modern.join('\n')}`,
   ];
   return sections.map((s) => s.replace(/\n*$/, '\n')).join('\n');
 }
@@ -130,7 +134,7 @@ function kretprobeHit(
     const e = timeline[i];
     if (e.cpu !== cpu && e.cpu !== -1) continue;
     if (returned && e.type !== 'kretprobe:trampoline-hit') {
-      // After the return: only the trampoline's own single-step, if it is not boosted.
+      // After the return: only the 2.6.12 trampoline's own single-step, if it is not boosted.
       const step = e.type === 'kprobe:pre-handler-ran' || e.type === 'kprobe:single-step-begun';
       if (!step && !(isTrap(e) && e.vector === 1) && e.type !== 'kprobe:resumed') break;
     }

@@ -9,12 +9,9 @@ import { writeOut } from '../write-out.js';
 const EXAMPLE = `
 Example:
   $ int3 probes list -e 'p:open do_sys_open' -e 'r:mk sys_mkdir'
-  ffffffffa0001000  k  kretprobe_trampoline+0x0
   ffffffff81001c80  k  do_sys_open+0x0
   ffffffff81001830  r  sys_mkdir+0x0
   $ int3 probes list --why -e 'p:open do_sys_open' -e 'p:in do_sys_open+1'
-  ffffffffa0001000  k  kretprobe_trampoline+0x0
-      not optimized: kprobes' own trampoline
   ffffffff81001c81  k  do_sys_open+0x1    [OPTIMIZED]
   ffffffff81001c80  k  do_sys_open+0x0
       not optimized: probe inside the region at do_sys_open+0x1/0x40

@@ -16,6 +16,13 @@ import { CliError } from '../cli-error.js';
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
 export const TRACEFS_WRITE = 'input:tracefs-write';
 
+/**
+ * The session input that switches the kretprobe booster (`on`: the trampoline runs the handlers without
+ * a trap, as x86 since 2.6.25; off: its own int3 kprobe, as 2.6.12). No file of Linux's sets this: a
+ * kernel either has the booster or not, and the demo shows both.
+ */
+export const KRETPROBE_BOOSTER = 'input:kretprobe-booster';
+
 /** A session with kprobes and a tracefs on its machine; every tracefs write goes through the log. */
 export interface TracedSession {
   readonly session: Session;
@@ -60,6 +67,10 @@ export function createTracedSession(image: KernelImageFile, cpus: number): Trace
     TRACEFS_WRITE,
     tracefsWriteHandler(() => traced.fs),
   );
+  session.handle(
+    KRETPROBE_BOOSTER,
+    kretprobeBoosterHandler(() => traced.kprobes),
+  );
   return traced;
 }
 
@@ -78,7 +89,10 @@ export function replayTracedSession(
   stopAfterEntry: number,
 ): TracedSession {
   let traced: TracedSession | undefined;
-  const handlers = new Map<string, InputHandler>([[TRACEFS_WRITE, tracefsWriteHandler(() => traced!.fs)]]);
+  const handlers = new Map<string, InputHandler>([
+    [TRACEFS_WRITE, tracefsWriteHandler(() => traced!.fs)],
+    [KRETPROBE_BOOSTER, kretprobeBoosterHandler(() => traced!.kprobes)],
+  ]);
   try {
     Session.replay(log, logName, {
       image: image.bytes,
@@ -106,6 +120,17 @@ export function applyTracefsWrite(t: TracedSession, path: string, text: string, 
 function attach(session: Session): TracedSession {
   const kprobes = Kprobes.init(session.machine);
   return { session, kprobes, fs: new TraceFs(session.machine, kprobes) };
+}
+
+/** Switches the kretprobe booster as a session input (journaled, then carried out). */
+export function applyKretprobeBooster(t: TracedSession, on: boolean): void {
+  t.session.apply({ type: KRETPROBE_BOOSTER, on });
+}
+
+function kretprobeBoosterHandler(kprobes: () => Kprobes): InputHandler {
+  return (input: LogEntry) => {
+    kprobes().kretprobes.booster = input.on === true;
+  };
 }
 
 function tracefsWriteHandler(fs: () => TraceFs): InputHandler {

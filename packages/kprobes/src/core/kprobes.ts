@@ -373,6 +373,18 @@ export class Kprobes {
     return site;
   }
 
+  /** Removes a probe of kprobes' own ({@link registerOwn}), quietly as it came. */
+  unregisterOwn(p: Kprobe): void {
+    const state = this.registered.get(p);
+    if (!state) return;
+    const site = state.site;
+    this.registered.delete(p);
+    if (site.armed) this.arch.disarm(site);
+    this.table.remove(site);
+    this.arch.release(site);
+    p.addr = undefined;
+  }
+
   private newSite(addr: bigint): ProbeSite {
     const loc = this.m.kallsyms.lookup(addr);
     const symbol = loc ? `${loc.sym.name}+0x${loc.offset.toString(16)}` : `0x${addr.toString(16)}`;

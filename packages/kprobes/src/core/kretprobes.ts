@@ -1,6 +1,6 @@
-import type { PtRegs } from '@int3/kernel';
+import { HOST_CALL_JUMPED, type HostCallContext, type PtRegs } from '@int3/kernel';
 import { KprobeError } from '../kprobe-error.js';
-import type { Kprobe } from './kprobe.js';
+import { type Kprobe, KprobeStatus } from './kprobe.js';
 import type { Kprobes } from './kprobes.js';
 import { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './kretprobe.js';
 import type { ProbeSite } from './probe-site.js';
@@ -12,15 +12,21 @@ interface RpState {
 }
 
 /**
- * Function-return probes, the seed mechanism: a kprobe on the function's first instruction takes a
- * free instance, saves the return address and puts `kretprobe_trampoline` in its place; the function
- * returns into the trampoline, whose own kprobe runs the handlers of the task's instances (newest
- * first), then puts the real return address where the trampoline's `ret` — single-stepped like any
- * probed instruction — takes it from. Four interruptions per call: int3 at entry, its single-step,
- * int3 at the trampoline, its single-step.
+ * Function-return probes: a kprobe on the function's first instruction takes a free instance, saves
+ * the return address and puts `kretprobe_trampoline` in its place; the function returns into the
+ * trampoline, which runs the handlers of the task's instances (newest first) and goes on at the real
+ * return address. How the trampoline does it is {@link booster}:
+ *
+ * - on (x86-64 since 2.6.25's kretprobe-booster, the default): the trampoline calls the handler from
+ *   its own code, without a trap (here an inline host gate on its first byte), and returns to the real
+ *   address;
+ * - off (2.6.12): the trampoline is a `ret` with a kprobe of its own, whose handler puts the real
+ *   return address where the `ret`, single-stepped like any probed instruction, takes it from. A call
+ *   then costs four interruptions: int3 at entry, its single-step, int3 at the trampoline, its step.
  *
  * @see kernel/kprobes.c register_kretprobe(), pre_handler_kretprobe(); arch/x86_64/kernel/kprobes.c
- *   arch_prepare_kretprobe(), trampoline_probe_handler() (2.6.12)
+ *   arch_prepare_kretprobe(), trampoline_probe_handler() (2.6.12); arch/x86/kernel/kprobes.c
+ *   kretprobe_trampoline, trampoline_handler() (2.6.25)
  */
 export class Kretprobes {
   private readonly states = new Map<Kretprobe, RpState>();
@@ -32,18 +38,59 @@ export class Kretprobes {
    * neither run the handler nor join the new free list.
    */
   private readonly owners = new WeakMap<KretprobeInstance, RpState>();
-  readonly trampolineSite: ProbeSite;
+  /** The trampoline's own kprobe while the booster is off. */
+  private trampolineProbe: Kprobe | undefined;
+  private boosted = false;
 
   constructor(private readonly k: Kprobes) {
-    const trampoline = k.arch.text.trampoline;
-    const probe: Kprobe = { addr: trampoline, preHandler: (_p, regs) => this.trampolineHandler(regs) };
-    this.trampolineSite = k.registerOwn(probe, trampoline);
-    k.arch.trampolineSite = this.trampolineSite;
-    // The trampoline's `ret`, stepped from its slot, stands for no instruction of the program.
-    k.m.space.markInstrumentation(this.trampolineSite.arch.slot, 1, true);
+    this.booster = true;
     k.m.tasks$.subscribe((e) => {
       if (e.type === 'task:exited') this.flushTask(e.pid);
     });
+  }
+
+  /** The trampoline's own kprobe site while the booster is off; undefined with it. */
+  get trampolineSite(): ProbeSite | undefined {
+    return this.k.arch.trampolineSite;
+  }
+
+  /**
+   * The kretprobe booster: on, the trampoline runs the handlers without a trap; off, through its own
+   * kprobe (int3 and a single-step), as in 2.6.12. Like a registration, it is an input of a run, not
+   * part of its snapshots. Switching is refused (EBUSY) while a CPU is inside the trampoline's kprobe;
+   * returns in flight go through the trampoline either way.
+   */
+  get booster(): boolean {
+    return this.boosted;
+  }
+
+  set booster(on: boolean) {
+    if (on === this.boosted) return;
+    const k = this.k;
+    const m = k.m;
+    const trampoline = k.arch.text.trampoline;
+    if (on) {
+      const site = k.arch.trampolineSite;
+      if (site !== undefined && k.kcb.some((c) => c.current === site)) {
+        throw new KprobeError('EBUSY', 'a CPU is inside the kretprobe trampoline');
+      }
+      if (this.trampolineProbe !== undefined) k.unregisterOwn(this.trampolineProbe);
+      this.trampolineProbe = undefined;
+      k.arch.trampolineSite = undefined;
+      m.space.markGate(trampoline, true);
+      m.hostCalls.bind('kretprobe_trampoline', trampoline, (ctx) => this.boostedTrampoline(ctx), { inline: true });
+    } else {
+      m.hostCalls.unbind(trampoline);
+      m.space.markGate(trampoline, false);
+      m.space.markInstrumentation(trampoline, 1, true);
+      const probe: Kprobe = { addr: trampoline, preHandler: (_p, regs) => this.trampolineHandler(regs) };
+      const site = k.registerOwn(probe, trampoline);
+      // The trampoline's `ret`, stepped from its slot, stands for no instruction of the program.
+      m.space.markInstrumentation(site.arch.slot, 1, true);
+      this.trampolineProbe = probe;
+      k.arch.trampolineSite = site;
+    }
+    this.boosted = on;
   }
 
   /**
@@ -199,8 +246,44 @@ export class Kretprobes {
     return 0;
   }
 
-  /** `trampoline_probe_handler`: run the handlers of this frame's instances, then go home. */
+  /** `trampoline_probe_handler` (2.6.12): run the handlers of this frame's instances, then go home. */
   private trampolineHandler(regs: PtRegs): number {
+    const sp = regs.sp;
+    const orig = this.returnFrame(regs, false);
+    if (orig === undefined) {
+      this.k.m.oops(regs.cpu.id, BUG);
+      return 1;
+    }
+    // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
+    regs.sp = sp - 8n;
+    regs.cpu.addressSpace.writeU64(regs.sp, orig);
+    return 0;
+  }
+
+  /**
+   * `trampoline_handler` (the booster): called from the trampoline with `ip` at it, runs the handlers
+   * and returns to the real address; a return without an instance ends in the trampoline's `BUG()`.
+   */
+  private boostedTrampoline(ctx: HostCallContext): typeof HOST_CALL_JUMPED {
+    const regs = ctx.regs;
+    const sp = regs.sp;
+    const orig = this.returnFrame(regs, true);
+    // The trampoline's code restores the registers the handlers may change, but not sp.
+    regs.sp = sp;
+    if (orig === undefined) {
+      this.k.m.log(ctx.cpu, 0, BUG);
+      regs.ip = this.k.arch.text.trampolineBug;
+    } else regs.ip = orig;
+    return HOST_CALL_JUMPED;
+  }
+
+  /**
+   * The handlers of the frame returning to the trampoline (all of the task's newest instances up to
+   * the one holding the real return address), and that address; undefined, after the kretprobe BUG!
+   * lines, when the return matches no instance. With the booster the handlers run as `current_kprobe`
+   * (the trampoline's own kprobe is current without it).
+   */
+  private returnFrame(regs: PtRegs, boosted: boolean): bigint | undefined {
     const m = this.k.m;
     const cpu = regs.cpu.id;
     const pid = m.sched.current[cpu]?.pid ?? 0;
@@ -216,14 +299,24 @@ export class Kretprobes {
         0,
         `kretprobe BUG!: task ${pid} returned to the trampoline with sp ${hex(sp)}, expected ${newest ? hex(newest.stackSlot + 8n) : 'an instance'}`,
       );
-      m.oops(cpu, 'kernel BUG at kernel/kprobes.c: kretprobe trampoline without a matching instance');
-      return 1;
+      return undefined;
     }
+    const kcb = this.k.kcb[cpu];
     let orig = trampoline;
     while (list && list.length > 0) {
       const ri = list.pop()!;
       const state = this.owners.get(ri)!;
-      if (!state.unregistered) ri.rp.handler?.(ri, regs);
+      if (!state.unregistered && ri.rp.handler) {
+        if (boosted) {
+          const current = kcb.current;
+          const status = kcb.status;
+          kcb.current = this.k.get(ri.rp.kp.addr!);
+          kcb.status = KprobeStatus.HIT_ACTIVE;
+          ri.rp.handler(ri, regs);
+          kcb.current = current;
+          kcb.status = status;
+        } else ri.rp.handler(ri, regs);
+      }
       orig = ri.retAddr;
       if (this.k.observed) {
         this.k.emit({
@@ -240,12 +333,11 @@ export class Kretprobes {
       if (!state.unregistered) state.free.push(ri);
       if (orig !== trampoline) break;
     }
-    // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
-    regs.sp = sp - 8n;
-    regs.cpu.addressSpace.writeU64(regs.sp, orig);
-    return 0;
+    return orig;
   }
 }
+
+const BUG = 'kernel BUG at kernel/kprobes.c: kretprobe trampoline without a matching instance';
 
 const hex = (v: bigint) => `0x${v.toString(16)}`;
 

@@ -43,10 +43,10 @@ export function errnoOf(fn: () => unknown): string {
   }
 }
 
-/** `kprobes/list` lines other than kprobes' own kretprobe trampoline. */
+/** The lines of `kprobes/list`. */
 export function listedProbes(fs: TraceFs): string[] {
   return fs
     .read('/sys/kernel/debug/kprobes/list')
     .split('\n')
-    .filter((l) => l !== '' && !l.includes('kretprobe_trampoline'));
+    .filter((l) => l !== '');
 }
