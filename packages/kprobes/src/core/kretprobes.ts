@@ -1,14 +1,26 @@
+import { Reg } from '@int3/cpu';
 import { HOST_CALL_JUMPED, type HostCallContext, type PtRegs } from '@int3/kernel';
 import { KprobeError } from '../kprobe-error.js';
 import { type Kprobe, KprobeStatus } from './kprobe.js';
 import type { Kprobes } from './kprobes.js';
 import { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './kretprobe.js';
+import { Instance } from './kretprobe-instance.js';
 import type { ProbeSite } from './probe-site.js';
 
 interface RpState {
   readonly rp: Kretprobe;
-  readonly free: KretprobeInstance[];
+  readonly free: Inst[];
+  /** The entry probe's site (`current_kprobe` while the booster runs the handler). */
+  site: ProbeSite | undefined;
   unregistered: boolean;
+}
+
+/** An instance of this module's: it knows its registration. */
+type Inst = Instance<RpState>;
+
+/** The low and high int32 halves of a 64-bit address. */
+function halves(v: bigint): readonly [number, number] {
+  return [Number(BigInt.asIntN(32, v)), Number(BigInt.asIntN(32, v >> 32n))];
 }
 
 /**
@@ -31,18 +43,19 @@ interface RpState {
 export class Kretprobes {
   private readonly states = new Map<Kretprobe, RpState>();
   /** Instances in flight, per task (pid; 0 for host-side contexts), newest last. */
-  private readonly inFlight = new Map<number, KretprobeInstance[]>();
-  /**
-   * The registration each instance belongs to. A kretprobe unregistered and registered again keeps
-   * its `rp` object but gets a new state: an instance of the old registration still in flight must
-   * neither run the handler nor join the new free list.
-   */
-  private readonly owners = new WeakMap<KretprobeInstance, RpState>();
+  private readonly inFlight = new Map<number, Inst[]>();
+  /** `kretprobe_trampoline` as int32 halves. */
+  private readonly trampolineLo: number;
+  private readonly trampolineHi: number;
+  /** The real return address of the last frame {@link returnFrame} went through, as int32 halves. */
+  private origLo = 0;
+  private origHi = 0;
   /** The trampoline's own kprobe while the booster is off. */
   private trampolineProbe: Kprobe | undefined;
   private boosted = false;
 
   constructor(private readonly k: Kprobes) {
+    [this.trampolineLo, this.trampolineHi] = halves(k.arch.text.trampoline);
     this.booster = true;
     k.m.tasks$.subscribe((e) => {
       if (e.type === 'task:exited') this.flushTask(e.pid);
@@ -104,8 +117,7 @@ export class Kretprobes {
     if (list === undefined) return;
     this.inFlight.delete(pid);
     for (const ri of list) {
-      const owner = this.owners.get(ri)!;
-      if (!owner.unregistered) owner.free.push(ri);
+      if (!ri.owner.unregistered) ri.owner.free.push(ri);
       if (this.k.observed) {
         const addr = ri.rp.kp.addr ?? 0n;
         const symbol = ri.rp.kp.addr ? this.k.m.kallsyms.format(ri.rp.kp.addr) : '?';
@@ -131,15 +143,14 @@ export class Kretprobes {
     }
     if (!(rp.maxactive && rp.maxactive > 0)) rp.maxactive = Math.max(10, 2 * this.k.m.cpus.length);
     rp.nmissed = 0;
-    const state: RpState = { rp, free: [], unregistered: false };
-    for (let i = 0; i < rp.maxactive; i++) {
-      const ri: KretprobeInstance = { rp, retAddr: 0n, stackSlot: 0n, pid: 0, data: new Uint8Array(rp.dataSize ?? 0) };
-      this.owners.set(ri, state);
-      state.free.push(ri);
-    }
+    // A kretprobe unregistered and registered again keeps its `rp` object but gets a new state: an
+    // instance of the old registration still in flight neither runs the handler nor joins the new list.
+    const state: RpState = { rp, free: [], site: undefined, unregistered: false };
+    for (let i = 0; i < rp.maxactive; i++) state.free.push(new Instance(rp, state, new Uint8Array(rp.dataSize ?? 0)));
     rp.kp.preHandler = (_p, regs) => this.entryHandler(state, regs);
     rp.kp.postHandler = undefined;
     this.k.registerAs(rp.kp, 'r');
+    state.site = this.k.get(addr);
     this.states.set(rp, state);
   }
 
@@ -161,10 +172,7 @@ export class Kretprobes {
    * kretprobes and registrations kept by identity).
    */
   save(): unknown {
-    const copy = (ri: KretprobeInstance): SavedInstance => ({
-      ri: { ...ri, data: ri.data.slice() },
-      owner: this.owners.get(ri)!,
-    });
+    const copy = (ri: Inst) => ri.copy();
     return {
       inFlight: [...this.inFlight].map(([pid, list]) => [pid, list.map(copy)] as const),
       free: [...this.states].map(([rp, st]) => [rp, st.free.map(copy), rp.nmissed] as const),
@@ -174,14 +182,10 @@ export class Kretprobes {
   /** Restores {@link save}'s state. */
   restore(state: unknown): void {
     const s = state as {
-      inFlight: readonly (readonly [number, readonly SavedInstance[]])[];
-      free: readonly (readonly [Kretprobe, readonly SavedInstance[], number | undefined])[];
+      inFlight: readonly (readonly [number, readonly Inst[]])[];
+      free: readonly (readonly [Kretprobe, readonly Inst[], number | undefined])[];
     };
-    const revive = ({ ri, owner }: SavedInstance): KretprobeInstance => {
-      const copy = { ...ri, data: ri.data.slice() };
-      this.owners.set(copy, owner);
-      return copy;
-    };
+    const revive = (ri: Inst) => ri.copy();
     this.inFlight.clear();
     for (const [pid, list] of s.inFlight) this.inFlight.set(pid, list.map(revive));
     for (const [rp, free, nmissed] of s.free) {
@@ -224,10 +228,26 @@ export class Kretprobes {
       state.free.push(ri);
       return 0;
     }
-    const space = regs.cpu.addressSpace;
-    ri.stackSlot = regs.sp;
-    ri.retAddr = space.readU64(regs.sp);
-    space.writeU64(regs.sp, this.k.arch.text.trampoline);
+    // The return address at sp, swapped for the trampoline's (as int32 halves: no bigint per hit).
+    const c = regs.cpu;
+    const spLo = c.R[Reg.RSP];
+    const spHi = c.H[Reg.RSP];
+    ri.slotLo = spLo;
+    ri.slotHi = spHi;
+    const page = c.addressSpace.lookup(spLo, spHi);
+    const off = spLo & 0xfff;
+    if (page !== undefined && off <= 4096 - 8) {
+      ri.retLo = page.view.getInt32(off, true);
+      ri.retHi = page.view.getInt32(off + 4, true);
+      page.view.setInt32(off, this.trampolineLo, true);
+      page.view.setInt32(off + 4, this.trampolineHi, true);
+      page.onWrite(off, 8);
+    } else {
+      // Across a page end, or unmapped (the host access throws as a readU64 would).
+      const sp = regs.sp;
+      ri.retAddr = c.addressSpace.readU64(sp);
+      c.addressSpace.writeU64(sp, this.k.arch.text.trampoline);
+    }
     const list = this.inFlight.get(pid);
     if (list) list.push(ri);
     else this.inFlight.set(pid, [ri]);
@@ -249,14 +269,13 @@ export class Kretprobes {
   /** `trampoline_probe_handler` (2.6.12): run the handlers of this frame's instances, then go home. */
   private trampolineHandler(regs: PtRegs): number {
     const sp = regs.sp;
-    const orig = this.returnFrame(regs, false);
-    if (orig === undefined) {
+    if (!this.returnFrame(regs, false)) {
       this.k.m.oops(regs.cpu.id, BUG);
       return 1;
     }
     // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
     regs.sp = sp - 8n;
-    regs.cpu.addressSpace.writeU64(regs.sp, orig);
+    regs.cpu.addressSpace.writeU64(regs.sp, (BigInt(this.origHi >>> 0) << 32n) | BigInt(this.origLo >>> 0));
     return 0;
   }
 
@@ -266,32 +285,44 @@ export class Kretprobes {
    */
   private boostedTrampoline(ctx: HostCallContext): typeof HOST_CALL_JUMPED {
     const regs = ctx.regs;
-    const sp = regs.sp;
-    const orig = this.returnFrame(regs, true);
+    const c = regs.cpu;
+    const spLo = c.R[Reg.RSP];
+    const spHi = c.H[Reg.RSP];
+    const found = this.returnFrame(regs, true);
     // The trampoline's code restores the registers the handlers may change, but not sp.
-    regs.sp = sp;
-    if (orig === undefined) {
+    c.R[Reg.RSP] = spLo;
+    c.H[Reg.RSP] = spHi;
+    if (found) {
+      c.ripLo = this.origLo;
+      c.ripHi = this.origHi;
+    } else {
       this.k.m.log(ctx.cpu, 0, BUG);
       regs.ip = this.k.arch.text.trampolineBug;
-    } else regs.ip = orig;
+    }
     return HOST_CALL_JUMPED;
   }
 
   /**
-   * The handlers of the frame returning to the trampoline (all of the task's newest instances up to
-   * the one holding the real return address), and that address; undefined, after the kretprobe BUG!
-   * lines, when the return matches no instance. With the booster the handlers run as `current_kprobe`
-   * (the trampoline's own kprobe is current without it).
+   * Runs the handlers of the frame returning to the trampoline (all of the task's newest instances up
+   * to the one holding the real return address) and leaves that address in `origLo`/`origHi`; false,
+   * after the kretprobe BUG! lines, when the return matches no instance (sp must be just above the
+   * newest instance's slot). With the booster the handlers run as `current_kprobe` (the trampoline's
+   * own kprobe is current without it).
    */
-  private returnFrame(regs: PtRegs, boosted: boolean): bigint | undefined {
+  private returnFrame(regs: PtRegs, boosted: boolean): boolean {
     const m = this.k.m;
-    const cpu = regs.cpu.id;
+    const c = regs.cpu;
+    const cpu = c.id;
     const pid = m.sched.current[cpu]?.pid ?? 0;
     const list = this.inFlight.get(pid);
-    const trampoline = this.k.arch.text.trampoline;
-    const sp = regs.sp;
     const newest = list?.[list.length - 1];
-    if (!newest || newest.stackSlot + 8n !== sp) {
+    // sp - 8, as int32 halves: where the `ret` took the trampoline's address from.
+    const spLo = c.R[Reg.RSP];
+    const slotLo = (spLo - 8) | 0;
+    const slotHi = (spLo >>> 0 < 8 ? c.H[Reg.RSP] - 1 : c.H[Reg.RSP]) | 0;
+    if (list === undefined || newest === undefined || newest.slotLo !== slotLo || newest.slotHi !== slotHi) {
+      const trampoline = this.k.arch.text.trampoline;
+      const sp = regs.sp;
       const what = newest ? m.kallsyms.format(newest.rp.kp.addr!) : 'none';
       m.log(cpu, 0, `kretprobe BUG!: Processing kretprobe ${what} @ ${m.kallsyms.format(trampoline)}`);
       m.log(
@@ -299,25 +330,27 @@ export class Kretprobes {
         0,
         `kretprobe BUG!: task ${pid} returned to the trampoline with sp ${hex(sp)}, expected ${newest ? hex(newest.stackSlot + 8n) : 'an instance'}`,
       );
-      return undefined;
+      return false;
     }
     const kcb = this.k.kcb[cpu];
-    let orig = trampoline;
-    while (list && list.length > 0) {
+    let origLo = this.trampolineLo;
+    let origHi = this.trampolineHi;
+    while (list.length > 0) {
       const ri = list.pop()!;
-      const state = this.owners.get(ri)!;
+      const state = ri.owner;
       if (!state.unregistered && ri.rp.handler) {
         if (boosted) {
           const current = kcb.current;
           const status = kcb.status;
-          kcb.current = this.k.get(ri.rp.kp.addr!);
+          kcb.current = state.site;
           kcb.status = KprobeStatus.HIT_ACTIVE;
           ri.rp.handler(ri, regs);
           kcb.current = current;
           kcb.status = status;
         } else ri.rp.handler(ri, regs);
       }
-      orig = ri.retAddr;
+      origLo = ri.retLo;
+      origHi = ri.retHi;
       if (this.k.observed) {
         this.k.emit({
           type: 'kretprobe:trampoline-hit',
@@ -326,25 +359,21 @@ export class Kretprobes {
           addr: ri.rp.kp.addr ?? 0n,
           symbol: ri.rp.kp.addr ? m.kallsyms.format(ri.rp.kp.addr) : '?',
           pid,
-          returnTo: orig,
+          returnTo: ri.retAddr,
           retval: regs.ax,
         });
       }
       if (!state.unregistered) state.free.push(ri);
-      if (orig !== trampoline) break;
+      if (origLo !== this.trampolineLo || origHi !== this.trampolineHi) break;
     }
-    return orig;
+    this.origLo = origLo;
+    this.origHi = origHi;
+    return true;
   }
 }
 
 const BUG = 'kernel BUG at kernel/kprobes.c: kretprobe trampoline without a matching instance';
 
 const hex = (v: bigint) => `0x${v.toString(16)}`;
-
-/** An instance in a snapshot, with the registration it belongs to. */
-interface SavedInstance {
-  readonly ri: KretprobeInstance;
-  readonly owner: RpState;
-}
 
 export type { Kretprobe, KretprobeInstance };
