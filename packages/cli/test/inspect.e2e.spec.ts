@@ -87,12 +87,19 @@ describe('int3 probes, syms, disasm, dmesg', () => {
     expect(lines(ok(['syms', 'sys_mk*'])).sort()).toEqual(['sys_mkdir', 'sys_mkdirat']);
   });
 
-  it('should disassemble a function and mark a probe point with its slot', () => {
+  it('should disassemble a function and mark a probe point with its slot or detour buffer', () => {
+    // Past the optimizer's delay: do_sys_open+1 is jump-optimized, its region shown as it was.
     const out = lines(ok(['disasm', 'do_sys_open', '-e', 'p do_sys_open+1']));
     expect(out[0]).toMatch(/^ffffffff[0-9a-f]+ <do_sys_open>:$/);
     expect(out[1]).toMatch(/push %rbp$/);
-    expect(out[2]).toMatch(/<- kprobe \(armed: int3 in place; copy at slot 0x[0-9a-f]+\)$/);
-    expect(out[2]).not.toMatch(/int3 +</);
+    expect(out[2]).toMatch(
+      /mov %edx,%eax {2}<- kprobe \(jump-optimized: jmp to its detour buffer at 0x[0-9a-f]+, .*\)$/,
+    );
+    expect(out[3]).toMatch(/and \$0xfff,%ecx$/);
+    // A probe the optimizer refuses keeps its int3.
+    const refused = lines(ok(['disasm', 'optprobe_jump_into_region', '-e', 'p optprobe_jump_into_region']));
+    expect(refused[1]).toMatch(/<- kprobe \(armed: int3 in place; copy at slot 0x[0-9a-f]+\)$/);
+    expect(refused[1]).not.toMatch(/int3 +</);
     const r = int3(['disasm', 'do_sys_opn']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown kernel symbol 'do_sys_opn'; did you mean do_sys_open/);

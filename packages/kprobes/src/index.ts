@@ -14,5 +14,5 @@ export {
 export type { KprobeEvent } from './core/kprobe-event.js';
 export { KPROBES_NOTIFIER_PRIORITY, Kprobes } from './core/kprobes.js';
 export { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './core/kretprobe.js';
-export type { ProbeKind } from './core/probe-site.js';
+export type { ProbeKind, ProbeSite } from './core/probe-site.js';
 export { Errno, type ErrnoName, KprobeError } from './kprobe-error.js';

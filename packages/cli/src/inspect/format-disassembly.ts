@@ -1,5 +1,5 @@
 import { type AddressSpace, disassemble } from '@int3/cpu';
-import type { Kprobes } from '@int3/kprobes';
+import type { Kprobes, ProbeSite } from '@int3/kprobes';
 
 /** What {@link formatDisassembly} shows. */
 export interface DisassemblyRange {
@@ -14,8 +14,9 @@ export interface DisassemblyRange {
 
 /**
  * Disassembly lines as `int3 disasm` prints them (iced-x86, AT&T): `  addr:  bytes  text`, the
- * original instruction shown under an armed probe's int3, each probe point marked with the slot of
- * its copy; the instruction at `rip` starts with `=>`. With `rip`, only `before` instructions before
+ * original instructions shown under an armed probe's int3 and under a jump-optimized probe's jmp,
+ * each probe point marked with the slot of its copy or its detour buffer; the instruction at `rip`
+ * starts with `=>`. With `rip`, only `before` instructions before
  * it and `after` after it are kept, and none when decoding from `start` never lands on `rip`.
  *
  * @see arch/x86/kernel/kprobes/core.c arch_prepare_kprobe() (the copied instruction)
@@ -25,16 +26,19 @@ export interface DisassemblyRange {
 export function formatDisassembly(space: AddressSpace, kprobes: Kprobes, range: DisassemblyRange): string[] {
   const { start, size } = range;
   const bytes = space.read(start, size).slice();
-  // Show the original instructions: an armed probe's int3 stands over the first byte.
+  // Show the original instructions: an armed probe's int3 stands over the first byte, and a
+  // jump-optimized probe's rel32 over the next four (__recover_optprobed_insn).
+  for (let i = 0; i < size; i++) {
+    const original = kprobes.optimizer.recoverByte(start + BigInt(i));
+    if (original !== undefined) bytes[i] = original;
+  }
   const sites = [...kprobes.sites()].filter((s) => s.addr >= start && s.addr < start + BigInt(size));
   for (const s of sites) if (s.armed) bytes[Number(s.addr - start)] = s.arch.opcode;
   let lines: string[] = [];
   let at = -1;
   for (const insn of disassemble(bytes, start)) {
     const site = sites.find((s) => s.addr === insn.address);
-    const mark = site
-      ? `  <- kprobe (${site.armed ? 'armed: int3 in place' : 'disarmed'}; copy at slot 0x${site.arch.slot.toString(16)})`
-      : '';
+    const mark = site ? `  <- kprobe (${probeState(kprobes, site)})` : '';
     if (insn.address === range.rip) at = lines.length;
     const lead = insn.address === range.rip ? '=>' : '  ';
     lines.push(`${lead}${insn.address.toString(16)}:  ${insn.bytes.padEnd(24)} ${insn.text}${mark}`);
@@ -45,4 +49,13 @@ export function formatDisassembly(space: AddressSpace, kprobes: Kprobes, range: 
     lines = lines.slice(Math.max(0, at - (range.before ?? 5)), at + 1 + (range.after ?? 5));
   }
   return lines;
+}
+
+/** How a probe point is patched: a jmp to its detour buffer, an int3 over it, or nothing. */
+function probeState(kprobes: Kprobes, site: ProbeSite): string {
+  const detour = site.optimized ? kprobes.optimizer.detour(site) : undefined;
+  if (detour !== undefined) {
+    return `jump-optimized: jmp to its detour buffer at 0x${detour.buf.toString(16)}, the first ${detour.size} bytes copied there`;
+  }
+  return `${site.armed ? 'armed: int3 in place' : 'disarmed'}; copy at slot 0x${site.arch.slot.toString(16)}`;
 }
