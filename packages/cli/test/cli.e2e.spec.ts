@@ -130,7 +130,15 @@ describe('int3 replay --at', () => {
     const out = lines(ok(['replay', log, '--at', String(bp)]));
     expect(out).toContainEqual(expect.stringMatching(/^rip [0-9a-f]{16} <kprobe_optinsn_page\+0x[0-9a-f]+\/0x1000>$/));
     expect(out).toContainEqual(expect.stringMatching(/^rflags 0x[0-9a-f]+ \[ (?:(?!TF)[A-Z]+ )*\]$/));
-    expect(out.filter((l) => l.startsWith('=>'))).toEqual([expect.stringMatching(/^=>[0-9a-f]+: {2}55 +push %rbp\b/)]);
+    // The buffer, named: the callback's gate, the copied region (rip on its first copy), the jmp back.
+    const code = out.slice(out.indexOf('code:') + 1);
+    expect(code[0]).toMatch(
+      /^ {2}[0-9a-f]+: {2}cc +\(gate\) {2}<- the optimized callback of the probe at do_sys_open\+0x0\//,
+    );
+    expect(code[1]).toMatch(
+      /^=>[0-9a-f]+: {2}55 +push %rbp {2}<- copy of the \d+ bytes at do_sys_open\+0x0\/0x[0-9a-f]+, run out of line$/,
+    );
+    expect(code.at(-1)).toMatch(/ jmp 0xffffffff81[0-9a-f]+ {2}<- back after the region$/);
   });
 
   it('should refuse an event out of range with exit 2, naming the range', () => {

@@ -217,6 +217,9 @@ describe('debugfs', () => {
     k.kretprobes.booster = false;
     expect(k.list()).toContain(`${px(addr(m, 'kretprobe_trampoline'))}  k  kretprobe_trampoline+0x0    \n`);
     expect(k.blacklistText()).toMatch(/^0x[0-9a-f]{16}-0x[0-9a-f]{16}\tentry_SYSCALL_64\n/m);
+    // One line per address (entry_SYSCALL_64 shares its address with the __entry_text_start marker).
+    const blacklist = k.blacklistText().trim().split('\n');
+    expect(new Set(blacklist).size).toBe(blacklist.length);
     expect(k.blacklistText()).toMatch(/\tkretprobe_trampoline\n/);
   });
 });

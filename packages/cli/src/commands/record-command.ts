@@ -8,7 +8,7 @@ Example:
   $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'cat /etc/motd'
   $ int3 replay run.int3log                          # the same lines, byte for byte
   $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'   # probes added after the fact
-  $ int3 replay run.int3log --at 120                 # registers, task and code at event 120
+  $ int3 replay run.int3log --at 12                  # registers, task and code at event 12 (the #BP)
 
 Ctrl-C stops the run; the log written holds the run up to there and replays as such (exit 130).`;
 

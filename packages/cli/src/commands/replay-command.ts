@@ -34,10 +34,11 @@ live run with them would have printed.
 file) and prints that event, the registers of the CPU it happened on, its task and the code at rip.
 
 Examples:
-  $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'mkdir /tmp/x'
-  $ int3 replay run.int3log -e 'r:mkdir sys_mkdir $retval'
-  $ int3 replay run.int3log --at 42
-  event 42 of 311: trap:raised ...`;
+  $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'cat /etc/motd'
+  $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'
+  $ int3 replay run.int3log --at 12
+  event 12 of 15: trap:raised cpu=0 vector=3 name="#BP" rip=0xffffffff81001c81 retired=10051
+  ...`;
 
 /** Options of `int3 replay`. */
 interface ReplayOptions extends TraceOptions {

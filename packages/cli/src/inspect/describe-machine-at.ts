@@ -76,6 +76,8 @@ function codeAround(t: TracedSession, rip: bigint, space: TracedSession['session
       `${lead}${copy.address.toString(16)}:  ${copy.bytes.padEnd(24)} ${copy.text}  <- copy of the instruction at ${m.kallsyms.format(site.addr)}, single-stepped out of line`,
     ];
   }
+  const detour = detourAround(t, rip, space);
+  if (detour !== undefined) return detour;
   try {
     const lines = inFunction
       ? formatDisassembly(space, t.kprobes, { start: loc.sym.address, size: loc.sym.size, rip, before: 6, after: 6 })
@@ -109,4 +111,39 @@ export function summarizeEntry(entry: LogEntry): string {
 
 function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? `0x${value.toString(16)}` : value;
+}
+
+/**
+ * rip in a jump-optimized probe's detour buffer: the buffer, its gate (the optimized callback), the
+ * copied region and the jump back, each named.
+ */
+function detourAround(
+  t: TracedSession,
+  rip: bigint,
+  space: TracedSession['session']['machine']['space'],
+): string[] | undefined {
+  const m = t.session.machine;
+  for (const site of t.kprobes.sites()) {
+    const d = t.kprobes.optimizer.detour(site);
+    if (d === undefined) continue;
+    const back = d.copies + BigInt(d.size);
+    const end = back + 5n;
+    if (rip < d.buf || rip >= end) continue;
+    const where = m.kallsyms.format(site.addr);
+    const lead = (a: bigint) => (a === rip ? '=>' : '  ');
+    const lines = [
+      `${lead(d.buf)}${d.buf.toString(16)}:  ${'cc'.padEnd(24)} (gate)  <- the optimized callback of the probe at ${where}`,
+    ];
+    for (const insn of disassemble(space.read(d.copies, Number(end - d.copies)), d.copies)) {
+      const mark =
+        insn.address === d.copies
+          ? `  <- copy of the ${d.size} bytes at ${where}, run out of line`
+          : insn.address === back
+            ? '  <- back after the region'
+            : '';
+      lines.push(`${lead(insn.address)}${insn.address.toString(16)}:  ${insn.bytes.padEnd(24)} ${insn.text}${mark}`);
+    }
+    return lines;
+  }
+  return undefined;
 }

@@ -18,10 +18,16 @@ export class Blacklist {
 
   constructor(private readonly m: Machine) {
     const s = m.image.symbols;
+    // One entry per function address, as kprobe_add_area_blacklist() walks the area (a marker such as
+    // __entry_text_start shares its address with the first function).
+    const seen = new Set<bigint>();
     for (const sym of m.kallsyms.all()) {
-      if (sym.type.toLowerCase() === 't' && sym.address >= s.__entry_text_start && sym.address < s.__entry_text_end) {
-        this.entries.push({ start: sym.address, end: sym.address + BigInt(sym.size), name: sym.name });
+      if (sym.type.toLowerCase() !== 't' || sym.address < s.__entry_text_start || sym.address >= s.__entry_text_end) {
+        continue;
       }
+      if (seen.has(sym.address)) continue;
+      seen.add(sym.address);
+      this.entries.push({ start: sym.address, end: sym.address + BigInt(sym.size), name: sym.name });
     }
     this.entries.push({ start: s.__hostcall_start, end: s.__hostcall_end, name: '__hostcall_start' });
   }
