@@ -1,8 +1,16 @@
 import type { TrapEvent } from '@int3/cpu';
+import type { Machine } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import type { Kretprobe } from '../src/core/kretprobe.js';
 import { KprobeError } from '../src/kprobe-error.js';
 import { addr, bootWithKprobes, run } from './support/machine.js';
+
+/** The #BP and #DB traps among `traps`, as [vector, symbol+offset]. */
+function probeTraps(m: Machine, traps: readonly TrapEvent[]) {
+  return traps
+    .filter((t) => t.vector === 3 || t.vector === 1)
+    .map((t) => [t.vector, m.kallsyms.format(t.rip).replace(/\/.*/, '')]);
+}
 
 describe('kretprobes', () => {
   it('should take two interruptions per call with the booster: int3 at entry and its step, none on the way back', () => {
@@ -28,10 +36,7 @@ describe('kretprobes', () => {
     const events: string[] = [];
     k.events$.subscribe((e) => events.push(e.type));
     expect(run(m, ['mkdir', '/tmp/d'])).toBe('mkdir: created /tmp/d\n');
-    const probeTraps = traps
-      .filter((t) => t.vector === 3 || t.vector === 1)
-      .map((t) => [t.vector, m.kallsyms.format(t.rip).replace(/\/.*/, '')]);
-    expect(probeTraps).toEqual([
+    expect(probeTraps(m, traps)).toEqual([
       [3, 'sys_mkdir+0x1'],
       [1, expect.stringMatching(/^kprobe_insn_page\+0x[0-9a-f]+$/)],
     ]);
@@ -52,10 +57,7 @@ describe('kretprobes', () => {
     const traps: TrapEvent[] = [];
     m.traps$.subscribe((t) => traps.push(t));
     expect(run(m, ['mkdir', '/tmp/d'])).toBe('mkdir: created /tmp/d\n');
-    const probeTraps = traps
-      .filter((t) => t.vector === 3 || t.vector === 1)
-      .map((t) => [t.vector, m.kallsyms.format(t.rip).replace(/\/.*/, '')]);
-    expect(probeTraps).toEqual([
+    expect(probeTraps(m, traps)).toEqual([
       [3, 'sys_mkdir+0x1'],
       [1, expect.stringMatching(/^kprobe_insn_page\+0x[0-9a-f]+$/)],
       [3, 'kretprobe_trampoline+0x1'],
