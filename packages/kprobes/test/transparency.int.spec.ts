@@ -61,11 +61,13 @@ describe('transparency (kprobes never change what the kernel computes)', () => {
     expect(paths).toEqual(['int3', ...Array(o.counts.get(at)! - 1).fill('boosted')]);
   });
 
-  it('should give the same output with a no-op kretprobe on any entered function, one return per entry', () => {
+  it('should give the same output with a no-op kretprobe on any entered function, one return per entry, with or without the booster', () => {
     fc.assert(
-      fc.property(pick, ({ w, i }) => {
+      fc.property(pick, fc.boolean(), ({ w, i }, booster) => {
         const o = oracles[w];
-        checkKretprobeTransparency(o, WORKLOADS[w], o.entries[i % o.entries.length]);
+        checkKretprobeTransparency(o, WORKLOADS[w], o.entries[i % o.entries.length], (k) => {
+          k.kretprobes.booster = booster;
+        });
       }),
       { numRuns: RUNS },
     );
