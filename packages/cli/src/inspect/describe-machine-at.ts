@@ -131,8 +131,9 @@ function detourAround(
     if (rip < d.buf || rip >= end) continue;
     const where = m.kallsyms.format(site.addr);
     const lead = (a: bigint) => (a === rip ? '=>' : '  ');
+    const gate = Buffer.from(space.read(d.buf, Number(d.copies - d.buf))).toString('hex');
     const lines = [
-      `${lead(d.buf)}${d.buf.toString(16)}:  ${'cc'.padEnd(24)} (gate)  <- the optimized callback of the probe at ${where}`,
+      `${lead(d.buf)}${d.buf.toString(16)}:  ${gate.padEnd(24)} (gate)  <- the optimized callback of the probe at ${where}`,
     ];
     for (const insn of disassemble(space.read(d.copies, Number(end - d.copies)), d.copies)) {
       const mark =
