@@ -20,8 +20,11 @@ describe('@int3/cpu exports', () => {
       'SymbolTable',
       'UNDEFINED_FLAGS',
       'disassemble',
+      'hi32',
+      'lo32',
       'loadElf',
       'parseElf',
+      'toBig',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 export { AddressSpace } from './address-space.js';
 export { Cpu, type CpuOptions } from './cpu.js';
 export type { CpuContext } from './cpu-context.js';
+export { hi32, lo32, toBig } from './cpu-core.js';
 export { disassemble } from './disassemble.js';
 export { SHN } from './elf/elf-constants.js';
 export { ElfError, ElfErrorCode } from './elf/elf-error.js';

@@ -1,4 +1,4 @@
-import { Reg, Selector } from '@int3/cpu';
+import { hi32, lo32, Reg, Selector } from '@int3/cpu';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { PcpuHot } from '../sched/scheduler.js';
@@ -43,8 +43,8 @@ export class GuestCaller {
     this.returnGate = m.hostCalls.define('int3_return_gate', () => {
       throw new KernelError('EINVAL', 'the return gate was reached outside a host-to-guest call');
     });
-    this.returnLo = Number(BigInt.asIntN(32, this.returnGate));
-    this.returnHi = Number(BigInt.asIntN(32, this.returnGate >> 32n));
+    this.returnLo = lo32(this.returnGate);
+    this.returnHi = hi32(this.returnGate);
   }
 
   /** Calls `fn(args…)` on `cpu` with the SysV ABI and returns rax. */

@@ -1,13 +1,8 @@
-import { type AddressSpace, PAGE_SIZE } from '@int3/cpu';
+import { type AddressSpace, hi32, lo32, PAGE_SIZE, toBig } from '@int3/cpu';
 import type { Kallsyms, KsymInput } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 import type { Wait } from '../sched/task.js';
 import type { PtRegs } from '../traps/pt-regs.js';
-
-/** The low half of an address as an int32. */
-function low32(a: bigint): number {
-  return Number(BigInt.asIntN(32, a));
-}
 
 /** Bytes per gate: each host service owns 16 bytes of a gate page. */
 export const GATE_SIZE = 16;
@@ -107,11 +102,11 @@ export class HostCalls {
   unbind(address: bigint): void {
     this.byAddress.delete(address);
     this.dropDecoded(address);
-    const low = low32(address);
+    const low = lo32(address);
     if (this.byLow.get(low)?.gate.address === address || this.inlineByLow.get(low)?.gate.address === address) {
       this.byLow.delete(low);
       this.inlineByLow.delete(low);
-      for (const g of this.byAddress.values()) if (low32(g.address) === low) this.add(g);
+      for (const g of this.byAddress.values()) if (lo32(g.address) === low) this.add(g);
     }
   }
 
@@ -170,7 +165,7 @@ export class HostCalls {
     const e = this.byLow.get(lo | 0);
     if (e === undefined) return undefined;
     if (e.hi === hi) return e.gate;
-    return this.byAddress.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+    return this.byAddress.get(toBig(lo, hi));
   }
 
   /**
@@ -181,7 +176,7 @@ export class HostCalls {
     const e = this.inlineByLow.get(lo | 0);
     if (e === undefined) return undefined;
     if (e.hi === hi) return e.gate;
-    const g = this.byAddress.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+    const g = this.byAddress.get(toBig(lo, hi));
     return g?.inline === true ? g : undefined;
   }
 
@@ -196,8 +191,8 @@ export class HostCalls {
   private add(g: HostGate): void {
     this.byAddress.set(g.address, g);
     this.dropDecoded(g.address);
-    const low = low32(g.address);
-    const entry = { hi: Number(BigInt.asIntN(32, g.address >> 32n)), gate: g };
+    const low = lo32(g.address);
+    const entry = { hi: hi32(g.address), gate: g };
     const have = this.byLow.get(low);
     if (have === undefined || have.gate.address === g.address) this.byLow.set(low, entry);
     if (g.inline === true) {

@@ -1,9 +1,5 @@
+import { hi32, lo32, toBig } from '@int3/cpu';
 import type { Kretprobe, KretprobeInstance } from './kretprobe.js';
-
-/** A 64-bit value from int32 halves. */
-function toBig(lo: number, hi: number): bigint {
-  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
-}
 
 /**
  * `struct kretprobe_instance` as kprobes keeps it: the return address and its stack slot as int32
@@ -28,16 +24,16 @@ export class Instance<Owner> implements KretprobeInstance {
     return toBig(this.retLo, this.retHi);
   }
   set retAddr(v: bigint) {
-    this.retLo = Number(BigInt.asIntN(32, v));
-    this.retHi = Number(BigInt.asIntN(32, v >> 32n));
+    this.retLo = lo32(v);
+    this.retHi = hi32(v);
   }
 
   get stackSlot(): bigint {
     return toBig(this.slotLo, this.slotHi);
   }
   set stackSlot(v: bigint) {
-    this.slotLo = Number(BigInt.asIntN(32, v));
-    this.slotHi = Number(BigInt.asIntN(32, v >> 32n));
+    this.slotLo = lo32(v);
+    this.slotHi = hi32(v);
   }
 
   /** A copy (for snapshots), its data copied too. */

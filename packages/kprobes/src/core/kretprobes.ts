@@ -1,4 +1,4 @@
-import { Reg } from '@int3/cpu';
+import { hi32, lo32, Reg, toBig } from '@int3/cpu';
 import { HOST_CALL_JUMPED, type HostCallContext, type PtRegs } from '@int3/kernel';
 import { KprobeError } from '../kprobe-error.js';
 import { type Kprobe, KprobeStatus } from './kprobe.js';
@@ -17,11 +17,6 @@ interface RpState {
 
 /** An instance of this module's: it knows its registration. */
 type Inst = Instance<RpState>;
-
-/** The low and high int32 halves of a 64-bit address. */
-function halves(v: bigint): readonly [number, number] {
-  return [Number(BigInt.asIntN(32, v)), Number(BigInt.asIntN(32, v >> 32n))];
-}
 
 /**
  * Function-return probes: a kprobe on the function's first instruction takes a free instance, saves
@@ -55,16 +50,12 @@ export class Kretprobes {
   private boosted = false;
 
   constructor(private readonly k: Kprobes) {
-    [this.trampolineLo, this.trampolineHi] = halves(k.arch.text.trampoline);
+    this.trampolineLo = lo32(k.arch.text.trampoline);
+    this.trampolineHi = hi32(k.arch.text.trampoline);
     this.booster = true;
     k.m.tasks$.subscribe((e) => {
       if (e.type === 'task:exited') this.flushTask(e.pid);
     });
-  }
-
-  /** The trampoline's own kprobe site while the booster is off; undefined with it. */
-  get trampolineSite(): ProbeSite | undefined {
-    return this.k.arch.trampolineSite;
   }
 
   /**
@@ -275,7 +266,7 @@ export class Kretprobes {
     }
     // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
     regs.sp = sp - 8n;
-    regs.cpu.addressSpace.writeU64(regs.sp, (BigInt(this.origHi >>> 0) << 32n) | BigInt(this.origLo >>> 0));
+    regs.cpu.addressSpace.writeU64(regs.sp, toBig(this.origLo, this.origHi));
     return 0;
   }
 

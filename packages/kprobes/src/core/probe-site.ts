@@ -1,3 +1,4 @@
+import { hi32, lo32 } from '@int3/cpu';
 import type { ArchSite } from './arch.js';
 import { type Kprobe, KprobeFlag } from './kprobe.js';
 
@@ -51,8 +52,8 @@ export class ProbeSite {
     readonly module: string | undefined,
     readonly arch: ArchSite,
   ) {
-    this.addrLo = Number(BigInt.asIntN(32, addr));
-    this.addrHi = Number(BigInt.asIntN(32, addr >> 32n));
+    this.addrLo = lo32(addr);
+    this.addrHi = hi32(addr);
   }
 
   /** True when more than one probe shares the address. */

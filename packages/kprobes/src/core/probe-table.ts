@@ -1,3 +1,4 @@
+import { toBig } from '@int3/cpu';
 import type { ProbeSite } from './probe-site.js';
 
 /**
@@ -22,7 +23,7 @@ export class ProbeTable {
     const site = this.byLow.get(lo | 0);
     if (site === undefined) return undefined;
     if (site.addrHi === (hi | 0)) return site;
-    return this.byAddr.get((BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+    return this.byAddr.get(toBig(lo, hi));
   }
 
   add(site: ProbeSite): void {

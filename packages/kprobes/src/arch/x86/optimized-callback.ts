@@ -1,4 +1,4 @@
-import { type Cpu, Reg } from '@int3/cpu';
+import { type Cpu, hi32, lo32, Reg } from '@int3/cpu';
 import { HOST_CALL_JUMPED, type HostCallContext } from '@int3/kernel';
 import type { ControlBlock } from '../../core/control-block.js';
 import { KprobeStatus } from '../../core/kprobe.js';
@@ -23,16 +23,10 @@ function enabled(site: ProbeSite): boolean {
   return false;
 }
 
-/** int32 halves of a 64-bit address. */
-function halves(v: bigint): readonly [number, number] {
-  return [Number(BigInt.asIntN(32, v)), Number(BigInt.asIntN(32, v >> 32n))];
-}
-
 /** The {@link OptGate} of a site whose detour buffer (its copied DCR) starts at `resume`. */
 export function optGate(site: ProbeSite, resume: bigint): OptGate {
-  const [ipLo, ipHi] = halves(site.addr + 1n);
-  const [resumeLo, resumeHi] = halves(resume);
-  return Object.freeze({ site, ipLo, ipHi, resumeLo, resumeHi });
+  const ip = site.addr + 1n;
+  return Object.freeze({ site, ipLo: lo32(ip), ipHi: hi32(ip), resumeLo: lo32(resume), resumeHi: hi32(resume) });
 }
 
 /**

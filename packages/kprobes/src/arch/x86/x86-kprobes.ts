@@ -1,4 +1,4 @@
-import { Rflags } from '@int3/cpu';
+import { hi32, lo32, Rflags } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
 import type { ArchSite, KprobesArch } from '../../core/arch.js';
 import type { ControlBlock } from '../../core/control-block.js';
@@ -112,8 +112,8 @@ export class X86Kprobes implements KprobesArch {
       length: copy.length,
       ifModifier: isIfModifier(copy.insn),
       plan: resumeExecutionPlan(copy.insn),
-      slotLo: Number(BigInt.asIntN(32, slot)),
-      slotHi: Number(BigInt.asIntN(32, slot >> 32n)),
+      slotLo: lo32(slot),
+      slotHi: hi32(slot),
       resumeDelta: Number(addr - slot),
       boost: new BoostState(initialBoostable(copy.insn, m.exTable.has(addr)).boostable),
     });
