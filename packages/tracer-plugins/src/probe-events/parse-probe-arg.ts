@@ -64,6 +64,10 @@ function parseDeref(orig: string, buf: CodeBuffer, ctx: ParseContext): void {
   const inner = arg.slice(brace + 1);
   const close = inner.lastIndexOf(')');
   if (close < 0) probeLogErr(ctx, ctx.offset + inner.length, 'DEREF_OPEN_BRACE');
+  // Linux's strrchr() cuts the text after the last `)` and parses on, so `+0(%ax)+10` reads `+0(%ax)`;
+  // kprobe_args_syntax.tc lists it among the bad args (its `! echo` check cannot fail under `set -e`).
+  // A definition must not mean less than it says: the trailing text is refused.
+  if (close !== inner.length - 1) probeLogErr(ctx, ctx.offset + close + 1, 'BAD_FETCH_ARG');
   const curOffs = ctx.offset;
   parseProbeArg(inner.slice(0, close), buf, ctx);
   ctx.offset = curOffs;

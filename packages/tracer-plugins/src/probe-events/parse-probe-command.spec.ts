@@ -127,6 +127,8 @@ const ERROR_TABLE: readonly (readonly [string, ProbeErrorCode])[] = [
   [`p vfs_read ${DEEP}`, 'TOO_MANY_OPS'],
   ['p vfs_read ^&1', 'BAD_FETCH_ARG'],
   ['p vfs_read x=^(%di)', 'BAD_FETCH_ARG'],
+  ['p vfs_read +0(%ax)^+10', 'BAD_FETCH_ARG'],
+  ['p vfs_read +0(+8(%di)^x)', 'BAD_FETCH_ARG'],
   // arrays and types
   ['p vfs_read +0(@11):u8[10^', 'ARRAY_NO_CLOSE'],
   ['p vfs_read +0(@11):u8[10]^a', 'BAD_ARRAY_SUFFIX'],
