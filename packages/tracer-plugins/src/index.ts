@@ -8,7 +8,7 @@ export { PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugi
 export type { Tracer, TracerReport } from './plugins/tracer.js';
 export type { TracerClock } from './plugins/tracer-clock.js';
 export type { TracerContext } from './plugins/tracer-context.js';
-export { TracerHost } from './plugins/tracer-host.js';
+export { TracerHost, type TracerInfo } from './plugins/tracer-host.js';
 export type { TracerPlugin, TracerPluginManifest } from './plugins/tracer-plugin.js';
 export { TracerTokens } from './plugins/tracer-tokens.js';
 export { exportTraceJson, type TraceJsonRecord } from './trace-output/trace-json.js';

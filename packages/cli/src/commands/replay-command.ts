@@ -10,7 +10,7 @@ import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
-import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
+import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
 import { checkOutcome, defineEvents, renderTrace } from '../tracing/run-trace.js';
 import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
@@ -64,14 +64,24 @@ export function registerReplayCommand(program: Command): void {
       const log = readLog(logPath);
       const image = readKernelImage(options.image, 'replay');
       if (options.at !== undefined) {
-        if (plan.definitions.length > 0 || plan.filters.length > 0 || globalOptions(cmd).plugins.length > 0) {
-          throw new CliError('usage', '--at shows the recorded run: it takes no -e, --filter or --plugin', 'replay');
+        const g = globalOptions(cmd);
+        if (plan.definitions.length > 0 || plan.filters.length > 0 || g.plugins.length > 0 || g.tracers.length > 0) {
+          throw new CliError(
+            'usage',
+            '--at shows the recorded run: it takes no -e, --filter, --plugin or --tracer',
+            'replay',
+          );
         }
         writeOut(cmd, replayAt(log, logPath, image, options.at));
         return;
       }
       const entries = decodeEntries(log, logPath);
-      const extra = plan.definitions.length > 0 || plan.filters.length > 0 || globalOptions(cmd).plugins.length > 0;
+      const globals = globalOptions(cmd);
+      const extra =
+        plan.definitions.length > 0 ||
+        plan.filters.length > 0 ||
+        globals.plugins.length > 0 ||
+        globals.tracers.length > 0;
       // Step 1: boot from the log's config, stopped before its first input.
       const c = createCliContainer(cmd, () => replayTracedSession(log, logPath, image, -1));
       const traced = c.get<TracedSession>(CliTokens.TracedSession);
@@ -79,24 +89,32 @@ export function registerReplayCommand(program: Command): void {
       const terminal = c.get<Terminal>(CliTokens.Terminal);
       // Step 2: the probes and tracers added after the fact, at time zero.
       if (plan.definitions.length > 0 || plan.filters.length > 0) defineEvents(traced, plan, 'replay');
-      startPluginTracers(host);
+      const tracers = startTracers(host, globals.tracers, 'replay');
       // Step 3: the recorded inputs (state hashes checked unless probes were added: they change the text).
       const stopped = await replayRecordedInputs(traced, entries, logPath, {
         verify: !extra,
         interrupt: c.get<Interrupt>(CliTokens.Interrupt),
         terminal,
       });
-      const reports = pluginReports(host);
+      const reports = finishTracers(host, tracers);
       printTrace(
         cmd,
         { traced, format: plan.format, terminal, text: renderTrace(traced, plan.format), reports },
         undefined,
       );
-      if (stopped) checkOutcome(stopped);
-      const outcome = traced.session.lastRun;
-      // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
-      if (outcome?.reason === 'time') terminal.note('the recorded run was interrupted before its workloads exited');
-      else if (outcome) checkOutcome(outcome);
+      let failure: CliError | undefined;
+      try {
+        if (stopped) checkOutcome(stopped);
+        const outcome = traced.session.lastRun;
+        // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
+        if (outcome?.reason === 'time') terminal.note('the recorded run was interrupted before its workloads exited');
+        else if (outcome) checkOutcome(outcome);
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        failure = error;
+      }
+      const failed = pluginFailure(host, globals.verbose, failure);
+      if (failed) throw failed;
     });
 }
 

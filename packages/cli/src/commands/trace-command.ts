@@ -5,11 +5,12 @@ import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { environmentOf } from '../runtime/cli-environment.js';
+import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { colorizeTrace } from '../tracing/colorize-trace.js';
-import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
+import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
 import { checkOutcome, defineEvents, renderTrace } from '../tracing/run-trace.js';
 import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
 import { parseTracePlan, type TraceFormat, type TraceOptions } from '../tracing/trace-plan.js';
@@ -62,14 +63,16 @@ export interface TraceRunResult {
   readonly terminal: Terminal;
   /** The trace, in the format asked for. */
   readonly text: string;
-  /** The plugins' reports (`''` without `--plugin`). */
+  /** The tracers' reports (`''` without `--plugin` or `--tracer`). */
   readonly reports: string;
+  /** The run's failure and the failing tracers, to report after printing everything else. */
   readonly failure?: CliError;
 }
 
 /**
- * The shared body of `trace` and `record`: boot (through the container), define, start the plugin
- * tracers, run in slices (Ctrl-C stops there), collect the reports, render.
+ * The shared body of `trace` and `record`: boot (through the container), define, start the tracers
+ * (`--tracer`, else every `--plugin` tracer), run in slices (Ctrl-C stops there), collect the reports
+ * of the tracers that did not fail, render.
  */
 export async function traceRun(cmd: Command, options: TraceCommandOptions, command: string): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
@@ -78,21 +81,23 @@ export async function traceRun(cmd: Command, options: TraceCommandOptions, comma
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   const terminal = c.get<Terminal>(CliTokens.Terminal);
+  const globals = globalOptions(cmd);
   defineEvents(traced, plan, command);
-  startPluginTracers(host);
+  const tracers = startTracers(host, globals.tracers, command);
   const outcome = await runWorkloadsSliced(traced, plan.workloads, {
     interrupt: c.get<Interrupt>(CliTokens.Interrupt),
     terminal,
   });
-  const reports = pluginReports(host);
+  const reports = finishTracers(host, tracers);
   const result = { traced, format: plan.format, terminal, text: renderTrace(traced, plan.format), reports };
+  let failure: CliError | undefined;
   try {
     checkOutcome(outcome);
-    return result;
   } catch (error) {
-    if (error instanceof CliError) return { ...result, failure: error };
-    throw error;
+    if (!(error instanceof CliError)) throw error;
+    failure = error;
   }
+  return { ...result, failure: pluginFailure(host, globals.verbose, failure) };
 }
 
 /**

@@ -6,10 +6,11 @@ import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { environmentOf } from '../runtime/cli-environment.js';
+import { globalOptions } from '../runtime/global-options.js';
 import { EXIT_INTERRUPTED, type Interrupt } from '../runtime/interrupt.js';
 import { completeShellLine } from '../shell/complete-shell-line.js';
 import { TracefsShell } from '../shell/tracefs-shell.js';
-import { pluginReports, startPluginTracers } from '../tracing/plugin-tracers.js';
+import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
 import { parseCpus } from '../tracing/trace-plan.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
@@ -61,10 +62,13 @@ export function registerTracefsCommand(program: Command): void {
         interrupt,
       );
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
-      startPluginTracers(host);
+      const globals = globalOptions(cmd);
+      const tracers = startTracers(host, globals.tracers, 'tracefs');
       if (interactive) await runInteractive(shell, traced, interrupt);
       else await shell.executeScript(script);
-      writeOut(cmd, pluginReports(host));
+      writeOut(cmd, finishTracers(host, tracers));
+      const failed = pluginFailure(host, globals.verbose);
+      if (failed) throw failed;
       // A script Ctrl-C stopped ends as sh's does: 128 + SIGINT.
       if (!interactive && shell.interrupted) process.exitCode = EXIT_INTERRUPTED;
       else if (shell.failed) process.exitCode = 1;

@@ -1,6 +1,6 @@
 import type { Machine } from '@int3/kernel';
 import type { Kprobes } from '@int3/kprobes';
-import { PluginError, type TraceFs, TracerHost } from '@int3/tracer-plugins';
+import { BUILTIN_TRACER_PLUGINS, PluginError, type TraceFs, TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { Container } from 'inversify';
 import { CliError } from '../cli-error.js';
@@ -13,8 +13,8 @@ import { CliTokens } from './cli-tokens.js';
 /**
  * The composition root: the one place the CLI's object graph is built. It binds the process
  * environment, the global options, the terminal and Ctrl-C, and — built on first use from `boot` —
- * the command's traced session, its machine, kprobes and tracefs, and a tracer host with every
- * `--plugin` loaded. Commands `get` what they need; nothing else calls `new` on these services.
+ * the command's traced session, its machine, kprobes and tracefs, and a tracer host with the built-in
+ * tracers and every `--plugin` loaded. Commands `get` what they need; nothing else calls `new` on these services.
  *
  * @example
  * const c = createCliContainer(cmd, () => createTracedSession(image, 2));
@@ -49,6 +49,7 @@ export function createCliContainer(command: Command, boot?: () => TracedSession)
   c.bind<TracerHost>(CliTokens.TracerHost)
     .toDynamicValue(async (ctx) => {
       const host = new TracerHost(ctx.get<TraceFs>(CliTokens.TraceFs));
+      for (const plugin of BUILTIN_TRACER_PLUGINS) await host.install(plugin);
       for (const specifier of globals.plugins) await loadPlugin(host, specifier, environment.cwd);
       return host;
     })

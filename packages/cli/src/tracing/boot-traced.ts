@@ -4,7 +4,8 @@ import { CliError } from '../cli-error.js';
 import { CommonOptions } from '../commands/common-options.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
-import { startPluginTracers } from './plugin-tracers.js';
+import { globalOptions } from '../runtime/global-options.js';
+import { startTracers } from './plugin-tracers.js';
 import { checkOutcome, defineEvents, runWorkloads } from './run-trace.js';
 import { parseCpus, parseWorkload } from './trace-plan.js';
 import { createTracedSession, readKernelImage, type TracedSession } from './traced-session.js';
@@ -40,7 +41,7 @@ export async function bootTraced(cmd: Command, options: InspectOptions, command:
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   defineEvents(traced, { definitions: options.event ?? [], filters: [] }, command);
-  startPluginTracers(host);
+  startTracers(host, globalOptions(cmd).tracers, command);
   if (workloads.length > 0) checkOutcome(runWorkloads(traced, workloads));
   return traced;
 }

@@ -1,31 +1,100 @@
 import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
+import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 
-/** Starts every tracer the `--plugin`s provide (with no arguments); a tracer that refuses is a failure. */
-export function startPluginTracers(host: TracerHost): void {
-  guard(() => {
-    for (const name of host.tracerNames) host.start(name);
-  });
+/** One `--tracer` value: a tracer's name and its arguments, as bcc's tools take them. */
+export interface TracerSpec {
+  readonly name: string;
+  readonly args: readonly string[];
+}
+
+/** Splits a `--tracer` value as sh does: `'funclatency -u vfs_*'` → funclatency [-u, vfs_*]. */
+export function parseTracerSpec(text: string, command?: string): TracerSpec {
+  let words: string[];
+  try {
+    words = splitWords(text).map((w) => w.text);
+  } catch (error) {
+    if (error instanceof ShellSyntaxError)
+      throw new CliError('usage', `bad --tracer '${text}': ${error.message}`, command);
+    throw error;
+  }
+  if (words.length === 0) throw new CliError('usage', "empty --tracer: name a tracer (see 'int3 tracers')", command);
+  return { name: words[0], args: words.slice(1) };
 }
 
 /**
- * Stops every running tracer and renders their reports, each under a `# <tracer> (<plugin>)` heading,
- * in load order; `''` when no plugin was loaded.
+ * Starts the tracers a command runs, in order, and returns their names: each `--tracer` with its
+ * arguments, or — without `--tracer` — every tracer of the `--plugin`s, with none. An unknown name is
+ * a usage error naming those available; a tracer whose `start` throws is a failure naming it.
  */
-export function pluginReports(host: TracerHost): string {
-  return guard(() => {
-    host.stop();
-    let out = '';
-    for (const name of host.tracerNames) out += `# ${name}\n${host.report(name).text.replace(/\n*$/, '\n')}`;
-    return out;
-  });
+export function startTracers(host: TracerHost, specs: readonly string[], command?: string): string[] {
+  const chosen = specs.length > 0 ? specs.map((s) => parseTracerSpec(s, command)) : pluginTracers(host);
+  const seen = new Set<string>();
+  for (const { name } of chosen) {
+    if (!host.tracerNames.includes(name)) {
+      throw new CliError(
+        'usage',
+        `unknown tracer '${name}' (available: ${host.tracerNames.join(', ')}; see 'int3 tracers')`,
+        command,
+      );
+    }
+    if (seen.has(name)) throw new CliError('usage', `--tracer ${name} is given twice`, command);
+    seen.add(name);
+  }
+  for (const { name, args } of chosen) {
+    try {
+      host.start(name, args);
+    } catch (error) {
+      if (error instanceof PluginError) throw new CliError('failure', error.message);
+      throw error;
+    }
+  }
+  return chosen.map((t) => t.name);
 }
 
-function guard<T>(body: () => T): T {
+function pluginTracers(host: TracerHost): TracerSpec[] {
+  return host.tracers.filter((t) => t.path !== '<builtin>').map((t) => ({ name: t.name, args: [] }));
+}
+
+/**
+ * Stops every running tracer and renders the reports of those that did not fail, each under a
+ * `# <tracer>` heading, in order; `''` when none ran. A tracer's failure (a handler, `stop` or
+ * `report` threw) never throws here: it stays on `host.errors`, for {@link pluginFailure} to report
+ * after the trace and the other reports are written.
+ */
+export function finishTracers(host: TracerHost, names: readonly string[]): string {
   try {
-    return body();
+    host.stop();
   } catch (error) {
-    if (error instanceof PluginError) throw new CliError('failure', error.message);
-    throw error;
+    // Every tracer was stopped; each failure is on host.errors.
+    if (!(error instanceof PluginError)) throw error;
   }
+  let out = '';
+  for (const name of names) {
+    if (host.hasFailed(name)) continue;
+    try {
+      out += `# ${name}\n${host.report(name).text.replace(/\n*$/, '\n')}`;
+    } catch (error) {
+      if (!(error instanceof PluginError)) throw error;
+    }
+  }
+  return out;
+}
+
+/**
+ * The failure to exit with after all output is written: one line per failing tracer (plugin, tracer,
+ * what threw, the first error's message) — with `verbose`, each followed by the exception's stack —
+ * then `also`'s own lines (the run's failure, if it failed too). Undefined when nothing failed.
+ */
+export function pluginFailure(host: TracerHost, verbose: boolean, also?: CliError): CliError | undefined {
+  if (host.errors.length === 0) return also;
+  const lines: string[] = [];
+  for (const e of host.errors) {
+    lines.push(e.message);
+    const stack = e.cause instanceof Error ? e.cause.stack : undefined;
+    if (verbose && stack) lines.push(stack.replace(/^/gm, '    '));
+  }
+  if (also) lines.push(also.message, ...(also.detail === undefined ? [] : [also.detail]));
+  const kind = also?.kind === 'interrupted' ? 'interrupted' : 'failure';
+  return new CliError(kind, lines[0], undefined, lines.length > 1 ? lines.slice(1).join('\n') : undefined);
 }

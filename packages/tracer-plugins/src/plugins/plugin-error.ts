@@ -16,6 +16,14 @@ export const PluginErrorCode = Object.freeze({
   TRACER_FAILED: 'PLUGIN_TRACER_FAILED',
   /** One of its probe handlers threw while the machine ran; its probes were disabled. */
   HANDLER_FAILED: 'PLUGIN_HANDLER_FAILED',
+  /** Its code threw outside the host's calls: from a timer, a promise or a subscription. */
+  ASYNC_FAILED: 'PLUGIN_ASYNC_FAILED',
+  /** It called `process.exit()`, which int3 refused. */
+  EXITED: 'PLUGIN_EXITED',
+  /** A call into it did not return within the watchdog's limit; the run was stopped there. */
+  TIMED_OUT: 'PLUGIN_TIMED_OUT',
+  /** It was built for a plugin API version this int3 does not provide. */
+  API_MISMATCH: 'PLUGIN_API_MISMATCH',
 });
 
 /** One of {@link PluginErrorCode}'s values. */
@@ -35,10 +43,14 @@ export class PluginError extends Error {
     /** The plugin (manifest name, else the specifier it was loaded by). */
     readonly plugin: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; tracer?: string },
   ) {
     super(`plugin '${plugin}': ${message}`, options);
+    this.tracer = options?.tracer;
   }
+
+  /** The tracer it concerns, when one tracer (not the whole plugin) failed. */
+  readonly tracer: string | undefined;
 }
 
 /** The message of anything thrown, for wrapping it. */

@@ -1,50 +1,98 @@
 import type { Kprobe, Kprobes, Kretprobe } from '@int3/kprobes';
-import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
+import type { PluginCallSite } from './plugin-call-site.js';
+import { describeThrown, PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugin-error.js';
 
-/** The keys of `T` that hold (optional) functions: the handler slots of a probe. */
-type Slot<T> = { [K in keyof T]: T[K] extends ((...args: never[]) => unknown) | undefined ? K : never }[keyof T];
+/** What one tracer of the plugin registered, and whether it failed (the whole plugin: `tracer` undefined). */
+interface Owner {
+  readonly tracer: string | undefined;
+  readonly kprobes: Set<Kprobe>;
+  readonly kretprobes: Set<Kretprobe>;
+  failed: boolean;
+}
+
+type Handler = (a: unknown, b: unknown, c: unknown) => unknown;
+
+/** Handler objects already guarded (their slots are accessors that cannot be redefined). */
+const guarded = new WeakSet<object>();
 
 /**
- * Contains one plugin at run time. The plugin sees a {@link Kprobes} facade whose registrations wrap
- * every handler it gives: if a handler throws while the machine runs, the throw stops there — the
- * probe's caller gets the neutral result (run the instruction, skip the instance), the failure becomes
- * one {@link PluginError} naming the plugin (reported once), every probe the plugin registered is
- * disabled, and from then on its handlers no longer run. The machine and the other tracers go on.
- * The wrapping happens once per registration, not per hit.
+ * Contains one plugin at run time. The plugin sees a {@link Kprobes} facade whose registrations guard
+ * every handler slot of the probe it gives: if a handler throws while the machine runs, the throw stops
+ * there — the probe's caller gets the neutral result (run the instruction, skip the instance), the
+ * failure becomes one {@link PluginError} naming the plugin, the tracer that registered the probe and
+ * the probe (reported once per tracer), that tracer's probes are disabled, and from then on its
+ * handlers no longer run. The machine and the other tracers go on.
+ *
+ * A slot is made an accessor when the probe is registered, not wrapped once: a handler the plugin
+ * assigns later (`kp.preHandler = other`) is guarded too, and the slot cannot be redefined. The
+ * wrapping happens once per registration; a hit costs the accessor and a few stores, no allocation.
  *
  * @see kernel/kprobes.c kill_kprobe() — a broken probe is taken out, the kernel keeps going
  * @example
- * const guard = new PluginGuard('my-plugin', kprobes, (e) => errors.push(e));
+ * const guard = new PluginGuard('my-plugin', kprobes, (e) => errors.push(e), site);
+ * guard.current = 'mytracer';
  * tracer.start({ ...ctx, kprobes: guard.kprobes });
  */
 export class PluginGuard {
   /** The facade to hand the plugin instead of the real kprobes. */
   readonly kprobes: Kprobes;
-  /** The plugin's first run-time failure, once it happened. */
-  failure: PluginError | undefined;
-  readonly #kprobes = new Set<Kprobe>();
-  readonly #kretprobes = new Set<Kretprobe>();
+  /**
+   * The tracer whose code runs now (the host sets it around `start`, `stop`, `report`): probes
+   * registered meanwhile are that tracer's. Outside those calls they belong to {@link soleTracer}.
+   */
+  current: string | undefined;
+  /** The plugin's only tracer, if it has one (owner of probes registered outside the host's calls). */
+  soleTracer: string | undefined;
+  readonly #owners = new Map<string | undefined, Owner>();
+  readonly #ownerOf = new WeakMap<object, Owner>();
 
   constructor(
     readonly plugin: string,
     private readonly real: Kprobes,
     private readonly report: (error: PluginError) => void,
+    /** Where plugin code runs now, for a watchdog to name it. */
+    private readonly site: PluginCallSite = { guard: undefined, tracer: undefined, what: undefined },
   ) {
     this.kprobes = this.#facade();
   }
 
-  /** Marks the plugin failed (first failure only), disables its probes and reports the error. */
-  fail(what: string, cause: unknown): void {
-    if (this.failure !== undefined) return;
-    this.failure = new PluginError(
-      PluginErrorCode.HANDLER_FAILED,
-      this.plugin,
-      `${what} threw while the machine ran: ${describeThrown(cause)}; its probes are disabled`,
-      { cause },
+  /** True once `tracer` (or the whole plugin) failed. */
+  hasFailed(tracer: string | undefined): boolean {
+    return this.#owners.get(tracer)?.failed === true || this.#owners.get(undefined)?.failed === true;
+  }
+
+  /**
+   * Marks a tracer (undefined: the whole plugin) failed — first failure only — disables its probes and
+   * reports the error. `what` says what threw, e.g. `the pre-handler of its kprobe at do_sys_open`.
+   */
+  fail(
+    tracer: string | undefined,
+    what: string,
+    cause: unknown,
+    code: PluginErrorCodeValue = PluginErrorCode.HANDLER_FAILED,
+  ): void {
+    const owner = this.#owner(tracer);
+    if (owner.failed) return;
+    owner.failed = true;
+    const disabled = tracer === undefined ? [...this.#owners.values()] : [owner];
+    for (const o of disabled) {
+      for (const kp of o.kprobes) this.#disable(kp);
+      for (const rp of o.kretprobes) this.#disable(rp.kp);
+    }
+    const whose = tracer === undefined ? '' : `tracer '${tracer}': `;
+    const tail = code === PluginErrorCode.HANDLER_FAILED ? '; its probes are disabled' : '';
+    this.report(
+      new PluginError(code, this.plugin, `${whose}${what}: ${describeThrown(cause)}${tail}`, { cause, tracer }),
     );
-    for (const kp of this.#kprobes) this.#disable(kp);
-    for (const rp of this.#kretprobes) this.#disable(rp.kp);
-    this.report(this.failure);
+  }
+
+  #owner(tracer: string | undefined): Owner {
+    let owner = this.#owners.get(tracer);
+    if (owner === undefined) {
+      owner = { tracer, kprobes: new Set(), kretprobes: new Set(), failed: false };
+      this.#owners.set(tracer, owner);
+    }
+    return owner;
   }
 
   #disable(kp: Kprobe): void {
@@ -55,70 +103,117 @@ export class PluginGuard {
     }
   }
 
-  /** Replaces `obj[key]` with a wrapper that contains throws; `fallback` is returned instead. */
-  #wrap<T extends object>(obj: T, key: Slot<T>, what: string, fallback: unknown): void {
-    const fn = obj[key] as ((...args: unknown[]) => unknown) | undefined;
-    if (typeof fn !== 'function') return;
+  /** Makes `obj[key]` an accessor whose getter hands kprobes a guard around whatever the slot holds. */
+  #guardSlot(obj: object, key: string, what: string, fallback: unknown, owner: Owner): void {
+    const slots = obj as Record<string, unknown>;
+    let raw = slots[key] as Handler | undefined;
+    const site = this.site;
+    const wholePlugin = this.#owner(undefined);
     // Called as a method of the probe by kprobes, so `this` stays the probe object.
-    const wrapped = (...args: unknown[]): unknown => {
-      if (this.failure !== undefined) return fallback;
+    const wrapped: Handler = (a, b, c) => {
+      if (owner.failed || wholePlugin.failed || typeof raw !== 'function') return fallback;
+      site.guard = this;
+      site.tracer = owner.tracer;
+      site.what = what;
       try {
-        return fn.apply(obj, args);
+        const r = raw.call(obj, a, b, c);
+        site.guard = undefined;
+        return r;
       } catch (e) {
-        this.fail(what, e);
+        site.guard = undefined;
+        this.fail(owner.tracer, `${what} threw while the machine ran`, e);
         return fallback;
       }
     };
-    (obj as Record<PropertyKey, unknown>)[key as PropertyKey] = wrapped;
+    Object.defineProperty(obj, key, {
+      get: () => (typeof raw === 'function' ? wrapped : raw),
+      set: (fn: Handler | undefined) => {
+        raw = fn;
+      },
+      enumerable: true,
+      configurable: false,
+    });
   }
 
-  #guardKprobe(kp: Kprobe): void {
+  #guardKprobe(kp: Kprobe, owner: Owner): void {
+    this.#ownerOf.set(kp, owner);
+    if (guarded.has(kp)) return;
+    guarded.add(kp);
     const at = kp.symbolName ?? `0x${(kp.addr ?? 0n).toString(16)}`;
-    this.#wrap(kp, 'preHandler', `the pre-handler of its kprobe at ${at}`, 0);
-    this.#wrap(kp, 'postHandler', `the post-handler of its kprobe at ${at}`, undefined);
-    this.#wrap(kp, 'faultHandler', `the fault handler of its kprobe at ${at}`, 0);
+    this.#guardSlot(kp, 'preHandler', `the pre-handler of its kprobe at ${at}`, 0, owner);
+    this.#guardSlot(kp, 'postHandler', `the post-handler of its kprobe at ${at}`, undefined, owner);
+    this.#guardSlot(kp, 'faultHandler', `the fault handler of its kprobe at ${at}`, 0, owner);
   }
 
-  #guardKretprobe(rp: Kretprobe): void {
+  #guardKretprobe(rp: Kretprobe, owner: Owner): void {
+    this.#ownerOf.set(rp.kp, owner);
+    if (guarded.has(rp)) return;
+    guarded.add(rp);
     const at = rp.kp.symbolName ?? `0x${(rp.kp.addr ?? 0n).toString(16)}`;
     // An entry handler that fails skips the instance, so no return handler runs for it.
-    this.#wrap(rp, 'entryHandler', `the entry handler of its kretprobe on ${at}`, 1);
-    this.#wrap(rp, 'handler', `the return handler of its kretprobe on ${at}`, undefined);
+    this.#guardSlot(rp, 'entryHandler', `the entry handler of its kretprobe on ${at}`, 1, owner);
+    this.#guardSlot(rp, 'handler', `the return handler of its kretprobe on ${at}`, undefined, owner);
+  }
+
+  /** The owner of a registration made now: the running tracer, else the plugin's only one. */
+  #registering(): Owner {
+    return this.#owner(this.current ?? this.soleTracer);
   }
 
   #facade(): Kprobes {
     const real = this.real;
+    const registerKretprobe = (rp: Kretprobe) => {
+      const owner = this.#registering();
+      this.#guardKretprobe(rp, owner);
+      real.registerKretprobe(rp);
+      owner.kretprobes.add(rp);
+    };
+    const unregisterKretprobe = (rp: Kretprobe) => {
+      real.unregisterKretprobe(rp);
+      this.#ownerOf.get(rp.kp)?.kretprobes.delete(rp);
+    };
+    const kretprobes = new Proxy(real.kretprobes, {
+      get(target, prop) {
+        if (prop === 'registerKretprobe') return registerKretprobe;
+        if (prop === 'unregisterKretprobe') return unregisterKretprobe;
+        const v = Reflect.get(target, prop, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
     const overrides: Partial<Record<keyof Kprobes, unknown>> = {
       registerKprobe: (kp: Kprobe) => {
-        this.#guardKprobe(kp);
+        const owner = this.#registering();
+        this.#guardKprobe(kp, owner);
         real.registerKprobe(kp);
-        this.#kprobes.add(kp);
+        owner.kprobes.add(kp);
+      },
+      registerAs: (kp: Kprobe, kind: Parameters<Kprobes['registerAs']>[1]) => {
+        const owner = this.#registering();
+        this.#guardKprobe(kp, owner);
+        real.registerAs(kp, kind);
+        owner.kprobes.add(kp);
       },
       registerKprobes: (kps: readonly Kprobe[]) => {
-        for (const kp of kps) this.#guardKprobe(kp);
+        const owner = this.#registering();
+        for (const kp of kps) this.#guardKprobe(kp, owner);
         real.registerKprobes(kps);
-        for (const kp of kps) this.#kprobes.add(kp);
+        for (const kp of kps) owner.kprobes.add(kp);
       },
       unregisterKprobe: (kp: Kprobe) => {
         real.unregisterKprobe(kp);
-        this.#kprobes.delete(kp);
+        this.#ownerOf.get(kp)?.kprobes.delete(kp);
       },
       unregisterKprobes: (kps: readonly Kprobe[]) => {
         real.unregisterKprobes(kps);
-        for (const kp of kps) this.#kprobes.delete(kp);
+        for (const kp of kps) this.#ownerOf.get(kp)?.kprobes.delete(kp);
       },
-      registerKretprobe: (rp: Kretprobe) => {
-        this.#guardKretprobe(rp);
-        real.registerKretprobe(rp);
-        this.#kretprobes.add(rp);
-      },
-      unregisterKretprobe: (rp: Kretprobe) => {
-        real.unregisterKretprobe(rp);
-        this.#kretprobes.delete(rp);
-      },
+      registerKretprobe,
+      unregisterKretprobe,
+      kretprobes,
       enableKprobe: (kp: Kprobe) => {
-        // A failed plugin stays disabled.
-        if (this.failure === undefined) real.enableKprobe(kp);
+        // A failed tracer's probes stay disabled.
+        const owner = this.#ownerOf.get(kp);
+        if (!this.hasFailed(owner?.tracer)) real.enableKprobe(kp);
       },
     };
     return new Proxy(real, {

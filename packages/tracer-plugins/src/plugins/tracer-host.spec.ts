@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bootTraceFs, run } from '../../test/support/tracefs-machine.js';
-import { PluginErrorCode } from './plugin-error.js';
+import { PluginError, PluginErrorCode } from './plugin-error.js';
 import { jsPlugin, writePluginFixture } from './plugin-fixtures.fixture.js';
 import { TracerHost } from './tracer-host.js';
 
@@ -52,5 +52,32 @@ describe(TracerHost, () => {
     await host.load('./q.mjs', writePluginFixture({ 'q.mjs': jsPlugin('two') }));
     expect(host.plugins.map((p) => p.name)).toEqual(['fixture-one', 'fixture-two']);
     expect(host.tracerNames).toEqual(['one', 'two']);
+  });
+
+  it('should record a stop() or report() failure once per tracer, naming both, and still stop the others', async () => {
+    const booted = bootTraceFs();
+    const host = new TracerHost(booted.fs);
+    const stopThrows = jsPlugin('s').replace('stop() { this.stopped++; }', "stop() { throw new Error('no stop'); }");
+    const reportThrows = jsPlugin('r').replace('report() { return', "report() { throw 'not an Error'; return");
+    const dir = writePluginFixture({ 's.mjs': stopThrows, 'r.mjs': reportThrows });
+    await host.load('./s.mjs', dir);
+    await host.load('./r.mjs', dir);
+    host.start('s');
+    host.start('r');
+    expect(() => host.stop()).toThrow("plugin 'fixture-s': tracer 's': stop() threw: no stop");
+    expect(() => host.report('r')).toThrow("plugin 'fixture-r': tracer 'r': report() threw: not an Error");
+    expect(() => host.report('r')).toThrow(PluginError);
+    expect(host.errors.map((e) => [e.plugin, e.tracer, e.code])).toEqual([
+      ['fixture-s', 's', PluginErrorCode.TRACER_FAILED],
+      ['fixture-r', 'r', PluginErrorCode.TRACER_FAILED],
+    ]);
+    expect([host.hasFailed('s'), host.hasFailed('r')]).toEqual([true, true]);
+  });
+
+  it('should list each tracer with its description, plugin and path', async () => {
+    const { host } = await hostWith('d', '');
+    expect(host.tracers).toEqual([
+      { name: 'd', description: '', plugin: host.plugins[0], path: expect.stringMatching(/p\.mjs$/) },
+    ]);
   });
 });

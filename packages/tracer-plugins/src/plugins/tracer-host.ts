@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import { type Observable, Subject } from 'rxjs';
 import type { TraceFs } from '../tracefs/trace-fs.js';
 import { installTracerPlugin, type LoadedTracerPlugin, loadTracerPlugin } from './load-tracer-plugin.js';
+import type { PluginCallSite } from './plugin-call-site.js';
 import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
 import { PluginGuard } from './plugin-guard.js';
 import type { Tracer, TracerReport } from './tracer.js';
@@ -12,17 +13,33 @@ import { TracerTokens } from './tracer-tokens.js';
 interface Entry {
   readonly tracer: Tracer;
   readonly plugin: string;
+  /** The file it was imported from, `<builtin>` for a plugin installed in hand. */
+  readonly path: string;
   readonly guard: PluginGuard;
   running: boolean;
 }
 
+/** What `int3 tracers` lists about one tracer. */
+export interface TracerInfo {
+  readonly name: string;
+  /** Its one-line {@link Tracer.description}, `''` when it has none. */
+  readonly description: string;
+  readonly plugin: TracerPluginManifest;
+  /** The file its plugin was imported from, `<builtin>` for one installed in hand. */
+  readonly path: string;
+}
+
+/** The host's calls into a tracer, as its failures name them. */
+type TracerCall = 'start' | 'stop' | 'report';
+
 /**
  * Loads tracer plugins for one machine and runs their tracers, turning every failure of a plugin
- * (load, `start`, `stop`, `report`) into a {@link PluginError} naming it. A tracer whose `start`
- * throws is stopped again, so a half-registered tool leaves no probe behind. At run time each plugin
- * works through its own {@link PluginGuard}ed kprobes: a probe handler that throws while the machine
- * runs is contained, its plugin's probes are disabled, and the error is reported once on
- * {@link TracerHost.errors} and {@link TracerHost.errors$}; the machine and other tracers go on.
+ * (load, `start`, `stop`, `report`) into a {@link PluginError} naming it and the tracer. A tracer whose
+ * `start` throws is stopped again, so a half-registered tool leaves no probe behind. At run time each
+ * plugin works through its own {@link PluginGuard}ed kprobes: a probe handler that throws while the
+ * machine runs is contained and that tracer's probes are disabled; the machine and other tracers go
+ * on. Every failure is recorded once per tracer on {@link TracerHost.errors} and
+ * {@link TracerHost.errors$}, so a caller can print the others' reports and then name the failures.
  *
  * @see kernel/trace/trace.c register_tracer(), tracing_set_tracer()
  * @example
@@ -42,8 +59,10 @@ export class TracerHost {
   readonly #guards = new Map<string, PluginGuard>();
   readonly #errors: PluginError[] = [];
   readonly #errorSubject = new Subject<PluginError>();
-  /** Run-time plugin failures (`PLUGIN_HANDLER_FAILED`), each reported once, as they happen. */
+  /** Every plugin failure, the first of each tracer (or whole plugin) only, as it happens. */
   readonly errors$: Observable<PluginError> = this.#errorSubject.asObservable();
+  /** Where plugin code runs now (see {@link PluginCallSite}). */
+  readonly site: PluginCallSite = { guard: undefined, tracer: undefined, what: undefined };
 
   constructor(traceFs: TraceFs) {
     const machine = traceFs.m;
@@ -64,7 +83,7 @@ export class TracerHost {
     c.bind(TracerTokens.Context).toConstantValue(this.context);
   }
 
-  /** Run-time plugin failures so far, in order (one per failed plugin). */
+  /** Plugin failures so far, in order: the first of each tracer (or whole plugin) only. */
   get errors(): readonly PluginError[] {
     return this.#errors;
   }
@@ -77,6 +96,16 @@ export class TracerHost {
   /** Every tracer name available. */
   get tracerNames(): string[] {
     return [...this.#tracers.keys()];
+  }
+
+  /** Every tracer available, in load order, with its description and plugin. */
+  get tracers(): TracerInfo[] {
+    return [...this.#tracers.values()].map((e) => ({
+      name: e.tracer.name,
+      description: typeof e.tracer.description === 'string' ? e.tracer.description : '',
+      plugin: this.#plugins.find((p) => p.name === e.plugin)!,
+      path: e.path,
+    }));
   }
 
   /** Loads a plugin by package name or path (see {@link loadTracerPlugin}). */
@@ -98,18 +127,24 @@ export class TracerHost {
   start(name: string, args: readonly string[] = []): void {
     const entry = this.#entry(name);
     if (entry.running) return;
+    const ctx = Object.freeze({ ...this.context, kprobes: entry.guard.kprobes, args: Object.freeze([...args]) });
     try {
-      const kprobes = entry.guard.kprobes;
-      entry.tracer.start(Object.freeze({ ...this.context, kprobes, args: Object.freeze([...args]) }));
+      this.#call(entry, 'start', () => entry.tracer.start(ctx));
       entry.running = true;
     } catch (e) {
       try {
-        entry.tracer.stop();
+        this.#call(entry, 'stop', () => entry.tracer.stop());
       } catch {
         // The start failure is the one worth reporting.
       }
-      throw this.#failed(entry, `start(${args.join(' ')}) threw: ${describeThrown(e)}`, e);
+      throw this.#failed(entry, `start(${args.join(' ')}) threw`, e);
     }
+  }
+
+  /** True once the tracer failed (a handler, `start`, `stop` or `report` threw, or its plugin failed). */
+  hasFailed(name: string): boolean {
+    const entry = this.#entry(name);
+    return entry.guard.hasFailed(name);
   }
 
   /** Stops one tracer, or every running one. */
@@ -122,9 +157,9 @@ export class TracerHost {
       if (!entry.running) continue;
       entry.running = false;
       try {
-        entry.tracer.stop();
+        this.#call(entry, 'stop', () => entry.tracer.stop());
       } catch (e) {
-        first ??= this.#failed(entry, `stop() threw: ${describeThrown(e)}`, e);
+        first ??= this.#failed(entry, 'stop() threw', e);
       }
     }
     if (first) throw first;
@@ -133,12 +168,33 @@ export class TracerHost {
   /** A tracer's report. */
   report(name: string): TracerReport {
     const entry = this.#entry(name);
+    let r: TracerReport;
     try {
-      const r = entry.tracer.report();
-      if (typeof r?.text !== 'string') throw new TypeError('report() must return { format, text }');
-      return r;
+      r = this.#call(entry, 'report', () => entry.tracer.report());
     } catch (e) {
-      throw this.#failed(entry, `report() threw: ${describeThrown(e)}`, e);
+      throw this.#failed(entry, 'report() threw', e);
+    }
+    if (typeof r?.text !== 'string') {
+      const e = new TypeError(`report() returned ${typeof r}, not { format, text }`);
+      throw this.#failed(entry, 'report() failed', e);
+    }
+    return r;
+  }
+
+  /** Runs one call into a tracer with its name as the registering owner and the call site set. */
+  #call<T>(entry: Entry, call: TracerCall, body: () => T): T {
+    const { guard } = entry;
+    const site = this.site;
+    const before = guard.current;
+    guard.current = entry.tracer.name;
+    site.guard = guard;
+    site.tracer = entry.tracer.name;
+    site.what = `${call}()`;
+    try {
+      return body();
+    } finally {
+      guard.current = before;
+      site.guard = undefined;
     }
   }
 
@@ -154,8 +210,9 @@ export class TracerHost {
       }
     }
     const guard = this.#guardOf(loaded.manifest.name);
+    guard.soleTracer = loaded.tracers.size === 1 ? [...loaded.tracers.keys()][0] : undefined;
     for (const [name, tracer] of loaded.tracers) {
-      this.#tracers.set(name, { tracer, plugin: loaded.manifest.name, guard, running: false });
+      this.#tracers.set(name, { tracer, plugin: loaded.manifest.name, path: loaded.path, guard, running: false });
     }
     this.#plugins.push(loaded.manifest);
     return loaded.manifest;
@@ -171,10 +228,15 @@ export class TracerHost {
   #guardOf(plugin: string): PluginGuard {
     let guard = this.#guards.get(plugin);
     if (guard === undefined) {
-      guard = new PluginGuard(plugin, this.context.kprobes, (e) => {
-        this.#errors.push(e);
-        this.#errorSubject.next(e);
-      });
+      guard = new PluginGuard(
+        plugin,
+        this.context.kprobes,
+        (e) => {
+          this.#errors.push(e);
+          this.#errorSubject.next(e);
+        },
+        this.site,
+      );
       this.#guards.set(plugin, guard);
     }
     return guard;
@@ -193,9 +255,21 @@ export class TracerHost {
     return entry;
   }
 
-  #failed(entry: Entry, message: string, cause: unknown): PluginError {
-    return new PluginError(PluginErrorCode.TRACER_FAILED, entry.plugin, `tracer '${entry.tracer.name}': ${message}`, {
-      cause,
-    });
+  /** Records a failure of a tracer's own call (first per tracer) and returns it to throw. */
+  #failed(entry: Entry, what: string, cause: unknown): PluginError {
+    const name = entry.tracer.name;
+    const before = this.#errors.length;
+    entry.guard.fail(name, what, cause, PluginErrorCode.TRACER_FAILED);
+    return this.#errors.length > before
+      ? this.#errors[this.#errors.length - 1]
+      : new PluginError(
+          PluginErrorCode.TRACER_FAILED,
+          entry.plugin,
+          `tracer '${name}': ${what}: ${describeThrown(cause)}`,
+          {
+            cause,
+            tracer: name,
+          },
+        );
   }
 }

@@ -22,6 +22,8 @@ export interface TracerReport {
 export interface Tracer {
   /** The name it is started by (one of its plugin's `provides`). */
   readonly name: string;
+  /** One line saying what it does and how it is called, for `int3 tracers`. */
+  readonly description?: string;
   /** Registers probes; `ctx.args` are the tool's arguments (e.g. function names). */
   start(ctx: TracerContext): void;
   /** Unregisters every probe it registered; safe to call twice or after a failed start. */

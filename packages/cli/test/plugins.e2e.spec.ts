@@ -1,0 +1,98 @@
+// End-to-end tests of third-party plugins as their authors meet them: a tracer that fails is named on
+// stderr after all output, exit 1, and the other tracers' reports stay intact. They spawn the built
+// binary (dist/).
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { int3, lines } from './int3.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'int3-plugins-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const INVERSIFY = pathToFileURL(
+  realpathSync(fileURLToPath(new URL('../node_modules/inversify/lib/index.js', import.meta.url))),
+).href;
+
+/** Bodies of a fixture tracer's methods (`this.k` is its kprobes, `this.kp` a kprobe on do_sys_open). */
+interface TracerBodies {
+  readonly hit?: string;
+  readonly stop?: string;
+  readonly report?: string;
+}
+
+/** Writes a plugin file `file` named `name` with one tracer per entry, each counting do_sys_open hits. */
+function plugin(file: string, name: string, tracers: Record<string, TracerBodies>): string {
+  const classes = Object.entries(tracers).map(
+    ([t, b], i) => `class T${i} { name = '${t}'; hits = 0;
+  start(ctx) { this.k = ctx.kprobes; this.kp = { symbolName: 'do_sys_open', preHandler: () => { this.hits++; ${b.hit ?? ''}; return 0; } }; this.k.registerKprobe(this.kp); }
+  stop() { this.k.unregisterKprobe(this.kp); ${b.stop ?? ''} }
+  report() { ${b.report ?? ''}; return { format: 'text', text: '${t} saw ' + this.hits + ' opens\\n' }; } }`,
+  );
+  const binds = Object.keys(tracers).map((t, i) => `bind('${t}').toConstantValue(new T${i}());`);
+  const path = join(dir, file);
+  writeFileSync(
+    path,
+    `import { ContainerModule } from '${INVERSIFY}';
+${classes.join('\n')}
+export const manifest = { name: '${name}', version: '1.0.0', provides: ${JSON.stringify(Object.keys(tracers))} };
+export const module = new ContainerModule(({ bind }) => { ${binds.join(' ')} });
+`,
+  );
+  return path;
+}
+
+const OPEN = 'p:open do_sys_open filename=+0(%si):string';
+
+describe('int3 trace with a tracer that fails', () => {
+  const good = plugin('good.mjs', 'good-plugin', { good: {} });
+  const broken = plugin('broken.mjs', 'broken-plugin', {
+    thrower: { hit: "throw new Error('boom in handler')" },
+    fine: {},
+  });
+
+  it('should print the trace and the other reports, then one stderr line naming plugin, tracer and probe, exit 1', () => {
+    const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', good, '--plugin', broken]);
+    expect(r.status).toBe(1);
+    const out = lines(r.stdout);
+    expect(out[0]).toMatch(/ open: \(do_sys_open\+0x0\/0x[0-9a-f]+\) filename="\/etc\/motd"$/);
+    expect(out.slice(1)).toEqual(['# good', 'good saw 1 opens', '# fine', 'fine saw 1 opens']);
+    expect(r.stderr).toBe(
+      "plugin 'broken-plugin': tracer 'thrower': the pre-handler of its kprobe at do_sys_open threw while the machine ran: boom in handler; its probes are disabled\n",
+    );
+  });
+
+  it('should add the stack of the exception with --verbose', () => {
+    const r = int3(['trace', '--run', 'cat /etc/motd', '--plugin', broken, '--verbose']);
+    expect(r.status).toBe(1);
+    const err = r.stderr.split('\n');
+    expect(err[0]).toMatch(/^plugin 'broken-plugin': tracer 'thrower': .*boom in handler/);
+    expect(err[1]).toBe('    Error: boom in handler');
+    expect(err[2]).toMatch(/^ {8}at .*broken\.mjs:\d+:\d+/);
+  });
+
+  it('should report a stop() or report() that throws the same way, and keep the trace and the other reports', () => {
+    const p = plugin('late.mjs', 'late-plugin', {
+      badstop: { stop: "throw new Error('stop failed')" },
+      badreport: { report: "throw new TypeError('report failed')" },
+      ok: {},
+    });
+    const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', p]);
+    expect(r.status).toBe(1);
+    const out = lines(r.stdout);
+    expect(out[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
+    expect(out.slice(1)).toEqual(['# ok', 'ok saw 1 opens']);
+    expect(lines(r.stderr)).toEqual([
+      "plugin 'late-plugin': tracer 'badstop': stop() threw: stop failed",
+      "plugin 'late-plugin': tracer 'badreport': report() threw: report failed",
+    ]);
+  });
+
+  it('should keep the JSON trace on stdout intact and name the failure on stderr', () => {
+    const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', broken, '--format', 'json']);
+    expect(r.status).toBe(1);
+    expect(lines(r.stdout).map((l) => JSON.parse(l).event ?? JSON.parse(l).type)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^# fine\nfine saw 1 opens\nplugin 'broken-plugin': tracer 'thrower': /);
+  });
+});
