@@ -4,6 +4,7 @@ import * as api from './index.js';
 describe('@int3/kernel exports', () => {
   it('should expose exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'DEFAULT_MAX_SNAPSHOTS',
       'DEFAULT_SNAPSHOT_EVERY_NS',
       'DieVal',
       'GuestCallError',

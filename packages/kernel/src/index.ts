@@ -44,7 +44,7 @@ export {
   Session,
   type SessionOptions,
 } from './session/session.js';
-export type { SessionSnapshot } from './session/snapshot-timeline.js';
+export { DEFAULT_MAX_SNAPSHOTS, type SessionSnapshot } from './session/snapshot-timeline.js';
 export { stateHash } from './session/state-hash.js';
 export type { CpuSnapshot, MachineSnapshot } from './snapshot/machine-snapshot.js';
 export type { SnapshotProvider } from './snapshot/snapshot-provider.js';

@@ -11,8 +11,8 @@ const enc = (s: string) => new TextEncoder().encode(s);
 const retired = (s: Session) => s.machine.cpus.reduce((sum, c) => sum + c.retired, 0);
 
 /** A run with a long first `input:run` (periodic snapshots inside it) and a second, shorter one. */
-function record(cpus: number): Session {
-  const s = Session.create({ ...base, cpus, snapshotEveryNs: 20_000 });
+function record(cpus: number, maxSnapshots?: number): Session {
+  const s = Session.create({ ...base, cpus, snapshotEveryNs: 20_000, maxSnapshots });
   s.runWorkloads([['fork', '3'], ['net', '2'], ['dd', '2'], ['cat', '/etc/motd'], ['fault'], ['spin', '3000']]);
   s.runWorkloads([['hello'], ['mkdir', '/tmp/x']]);
   return s;
@@ -52,6 +52,33 @@ describe(Session.prototype.seek, () => {
       }
     });
   }
+
+  it('should reach the same states from a timeline thinned to 4 snapshots', () => {
+    const s = record(2, 4);
+    const kept = s.snapshotList();
+    expect(kept.length).toBeLessThanOrEqual(4);
+    expect(kept.filter((x) => x.resume !== undefined).length).toBeGreaterThanOrEqual(1);
+    const last = s.log().length - 1;
+    for (const n of [...kept.map((x) => x.entries), ...insideLongRun(record(2)), 5, last - 1, last]) {
+      s.seek(n);
+      const fresh = freshAt(s, n);
+      expect({ n, hash: stateHash(s.machine), position: s.position }).toEqual({
+        n,
+        hash: fresh.hash,
+        position: fresh.position,
+      });
+    }
+  });
+
+  it('should keep at most maxSnapshots over a long run, spread over all of it', () => {
+    const s = Session.create({ ...base, cpus: 2, maxSnapshots: 8 });
+    s.apply({ type: 'input:spawn', argv: ['spin', '1000000000'] });
+    for (let slice = 1; slice <= 20; slice++) s.apply({ type: 'input:run', deadlineNs: slice * 1_000_000 });
+    const clocks = s.snapshotList().map((x) => x.clockNs);
+    expect(clocks.length).toBeLessThanOrEqual(8);
+    expect(clocks.length).toBeGreaterThanOrEqual(4);
+    expect(clocks[clocks.length - 1]).toBeGreaterThan(10_000_000);
+  });
 
   it('should re-execute from a snapshot, fewer instructions than a replay from boot', () => {
     const s = record(2);

@@ -4,7 +4,12 @@ import { KernelError } from '../kernel-error.js';
 import { decodeLog, encodeLogLine, type LogEntry, logHeaderLine } from '../log/log-codec.js';
 import { Machine, type RunOutcome } from '../machine/machine.js';
 import type { Task } from '../sched/task.js';
-import { type InputPosition, type SessionSnapshot, SnapshotTimeline } from './snapshot-timeline.js';
+import {
+  DEFAULT_MAX_SNAPSHOTS,
+  type InputPosition,
+  type SessionSnapshot,
+  SnapshotTimeline,
+} from './snapshot-timeline.js';
 import { stateHash } from './state-hash.js';
 
 /** The initial configuration of a run: the first entry of every log. */
@@ -28,13 +33,17 @@ export interface SessionOptions {
   /** Also journal what the inputs caused (traps, die notifications, tasks, printk, …). Default true. */
   readonly recordEvents?: boolean;
   /**
-   * Virtual time of CPU 0 between two snapshots taken at round boundaries during `input:run`
-   * (default {@link DEFAULT_SNAPSHOT_EVERY_NS}; `Infinity`: none). A snapshot follows every input too.
+   * Least virtual time of CPU 0 between two snapshots (default {@link DEFAULT_SNAPSHOT_EVERY_NS};
+   * `Infinity`: the origin only). A snapshot is taken at the first stop point (a round boundary inside
+   * `input:run`, or the end of an input) of each such span; the span doubles whenever more than
+   * `maxSnapshots` would be kept (see {@link SnapshotTimeline}).
    */
   readonly snapshotEveryNs?: number;
+  /** Most snapshots kept, however long the session runs (default {@link DEFAULT_MAX_SNAPSHOTS}). */
+  readonly maxSnapshots?: number;
 }
 
-/** Default interval of a session's periodic snapshots: 1 ms of virtual time (a million instructions). */
+/** Default least interval of a session's snapshots: 1 ms of virtual time (a million instructions). */
 export const DEFAULT_SNAPSHOT_EVERY_NS = 1_000_000;
 
 /** What the last {@link Session.seek} did. */
@@ -82,9 +91,7 @@ export class Session {
   private inputs = 0;
   /** Entries produced on the machine's timeline: `entries.length` except after a seek into the past. */
   private cursor = 0;
-  private readonly snapshots = new SnapshotTimeline();
-  private readonly snapshotEveryNs: number;
-  private lastSnapshotNs = Number.NEGATIVE_INFINITY;
+  private readonly snapshots: SnapshotTimeline;
   /** The input being carried out. */
   private current: InputPosition | undefined;
   /** When set, runs stop at the first stop point where it holds (seek, bounded replay). */
@@ -115,7 +122,10 @@ export class Session {
       quantum: options.quantum ?? 10_000,
       panicOnOops: options.panicOnOops ?? false,
     });
-    this.snapshotEveryNs = options.snapshotEveryNs ?? DEFAULT_SNAPSHOT_EVERY_NS;
+    this.snapshots = new SnapshotTimeline(
+      options.snapshotEveryNs ?? DEFAULT_SNAPSHOT_EVERY_NS,
+      options.maxSnapshots ?? DEFAULT_MAX_SNAPSHOTS,
+    );
     this.produce(this.config);
     this.machine = Machine.boot({
       image: options.image,
@@ -145,7 +155,7 @@ export class Session {
         until,
         deadlineNs: i.deadlineNs as number | undefined,
         stopAfter: this.stop,
-        onRound: () => this.periodicSnapshot(),
+        onRound: () => this.snapshot(this.current),
       });
       if (outcome.reason === 'stopped') this.interrupted = this.current;
       else this.lastRun = outcome;
@@ -235,7 +245,7 @@ export class Session {
     return this.cursor;
   }
 
-  /** The session's snapshots, oldest first (in memory only). */
+  /** The snapshots the session keeps, oldest first (in memory only; at most `maxSnapshots`). */
   snapshotList(): readonly SessionSnapshot[] {
     return this.snapshots.all();
   }
@@ -389,21 +399,21 @@ export class Session {
     if (this.snapshots.first() === undefined) this.snapshot(undefined);
   }
 
-  /** At a round boundary of `input:run`: a snapshot when `snapshotEveryNs` passed since the last one. */
-  private periodicSnapshot(): void {
-    if (this.machine.clock(0) - this.lastSnapshotNs >= this.snapshotEveryNs) this.snapshot(this.current);
-  }
-
+  /**
+   * At a stop point on the machine's timeline (a round boundary of `input:run`, the end of an input):
+   * a snapshot when the timeline wants one at this virtual time, nothing otherwise.
+   */
   private snapshot(resume: InputPosition | undefined): void {
     if (this.seeking || this.interrupted || this.cursor !== this.entries.length) return;
-    this.lastSnapshotNs = this.machine.clock(0);
+    const clockNs = this.machine.clock(0);
+    if (!this.snapshots.wants(clockNs)) return;
     this.snapshots.add({
       entries: this.cursor,
       inputs: this.inputs,
       resume,
       spawned: Object.freeze([...this.spawned]),
       lastRun: this.lastRun,
-      clockNs: this.lastSnapshotNs,
+      clockNs,
       machine: this.machine.snapshot(),
     });
   }
