@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { decodeLog, encodeLogLine, logHeaderLine } from '../log/log-codec.js';
 import { readSampleImage, sampleProgram } from '../sample-image.js';
 import { Session } from './session.js';
@@ -61,6 +61,16 @@ describe(Session, () => {
     expect(() => Session.replay(enc(tampered), 'r.int3log', base)).toThrow(
       'r.int3log: replay diverged at input #0 (state hash differs)',
     );
+  });
+
+  it('should take at most one snapshot per snapshotEveryNs of virtual time, however many inputs', () => {
+    const s = Session.create({ ...base, cpus: 2, snapshotEveryNs: 100_000 });
+    const taken = vi.spyOn(s.machine, 'snapshot');
+    const n = 60;
+    s.runWorkloads(Array.from({ length: n }, () => ['hello']));
+    expect(s.log().filter((e) => e.type === 'input:spawn')).toHaveLength(n);
+    expect(taken.mock.calls.length).toBeLessThanOrEqual(1 + Math.floor(s.machine.clock(0) / 100_000));
+    expect(taken.mock.calls.length).toBeLessThan(n / 4);
   });
 
   it('should refuse an input nobody handles, journaling nothing', () => {

@@ -11,6 +11,7 @@ import {
   SnapshotTimeline,
 } from './snapshot-timeline.js';
 import { stateHash } from './state-hash.js';
+import { untilAllExited } from './until-all-exited.js';
 
 /** The initial configuration of a run: the first entry of every log. */
 export interface RunConfig extends LogEntry {
@@ -148,9 +149,7 @@ export class Session {
     });
     this.handlers.set('input:run', (i) => {
       const pids = i.pids as number[] | undefined;
-      const until = pids
-        ? () => pids.every((pid) => this.spawned.find((t) => t.pid === pid)?.exited ?? true)
-        : undefined;
+      const until = pids ? this.allExited(pids) : undefined;
       const outcome = this.machine.run({
         until,
         deadlineNs: i.deadlineNs as number | undefined,
@@ -426,6 +425,13 @@ export class Session {
       clocks: m.cpus.map((_, c) => m.clock(c)),
       hash: stateHash(m),
     };
+  }
+
+  /** The stop condition of `input:run` with `pids` (the first task spawned with each pid). */
+  private allExited(pids: readonly number[]): () => boolean {
+    const byPid = new Map<number, Task>();
+    for (const t of this.spawned) if (!byPid.has(t.pid)) byPid.set(t.pid, t);
+    return untilAllExited(pids.map((pid) => byPid.get(pid)));
   }
 
   private withProgramDigest(input: LogEntry): LogEntry {

@@ -4,10 +4,12 @@ import type { Machine } from '../machine/machine.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { saveTaskRegs, type TaskRegs } from '../sched/task-regs.js';
 
+/** One scratch buffer for every 64-bit value hashed (`update` copies it at once). */
+const scratch = Buffer.alloc(8);
+
 function u64(h: Hash, v: bigint): void {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt.asUintN(64, v));
-  h.update(b);
+  scratch.writeBigUInt64LE(BigInt.asUintN(64, v));
+  h.update(scratch);
 }
 
 function regs(h: Hash, r: TaskRegs): void {
@@ -15,9 +17,25 @@ function regs(h: Hash, r: TaskRegs): void {
   for (const v of [r.rip, BigInt(r.rflags), BigInt(r.cs), BigInt(r.ss), r.fsBase, r.gsBase, r.kernelGsBase]) u64(h, v);
 }
 
-function pages(h: Hash, space: AddressSpace, filter: (address: bigint) => boolean): void {
+/** Page key (`address >> 12`) of the first kernel-half address: `AddressSpace`'s own keys are below it. */
+const KERNEL_HALF_KEY = Number(KernelLayout.KERNEL_HALF >> 12n);
+
+/**
+ * The pages `space` itself holds below the kernel half, in ascending address order: for a user space,
+ * what `space.pages()` filtered to the lower half gives, without walking and sorting the kernel half
+ * it shares (which made hashing n tasks cost n times the kernel's pages).
+ */
+function lowerHalf(h: Hash, space: AddressSpace): void {
+  const own = [...space.pageMap].filter(([key]) => key < KERNEL_HALF_KEY).sort((x, y) => x[0] - y[0]);
+  for (const [key, page] of own) {
+    u64(h, BigInt(key) << 12n);
+    u64(h, BigInt(page.flags));
+    h.update(page.data);
+  }
+}
+
+function pages(h: Hash, space: AddressSpace): void {
   for (const p of space.pages()) {
-    if (!filter(p.address)) continue;
     u64(h, p.address);
     u64(h, BigInt(p.flags));
     h.update(p.data);
@@ -32,7 +50,7 @@ function pages(h: Hash, space: AddressSpace, filter: (address: bigint) => boolea
  */
 export function stateHash(m: Machine): string {
   const h = createHash('sha256');
-  pages(h, m.space, () => true);
+  pages(h, m.space);
   for (let c = 0; c < m.cpus.length; c++) {
     regs(h, saveTaskRegs(m.cpus[c]));
     u64(h, BigInt(m.clock(c)));
@@ -41,7 +59,7 @@ export function stateHash(m: Machine): string {
   for (const t of [...m.sched.tasks.values()].sort((a, b) => a.pid - b.pid)) {
     h.update(`${t.pid}:${t.state}:${t.cpu}:${t.exitCode}:`);
     if (t.context) regs(h, t.context);
-    pages(h, t.mm, (a) => a < KernelLayout.KERNEL_HALF);
+    lowerHalf(h, t.mm);
   }
   for (const r of m.printk.records()) h.update(`${r.seq}:${r.timestampNs}:${r.level}:${r.cpu}:${r.text}\n`);
   for (const w of m.console) h.update(`${w.at}:${w.cpu}:${w.pid}:${w.text}`);
