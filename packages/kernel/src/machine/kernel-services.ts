@@ -2,6 +2,7 @@ import { AddressSpace, PageFlags } from '@int3/cpu';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { userTaskRegs } from '../sched/task-regs.js';
 import { PT_REGS_NAMES } from '../traps/pt-regs.js';
+import { exitMm } from './exit-mm.js';
 import type { HostCallHandler } from './host-calls.js';
 import type { Machine } from './machine.js';
 
@@ -145,6 +146,7 @@ function exit(m: Machine, cpu: number, code: bigint): { exit: number } {
   m.space.writeU32(m.image.symbols.kernel_flag, 0);
   if (!task) return { exit: status };
   m.freeTaskStack(task);
+  exitMm(task.mm);
   if (m.space.readU32(task.guestTask + BigInt(TaskStruct.exitState)) === EXIT_DEAD) m.memory.heap.free(task.guestTask);
   task.exitCode = status;
   task.state = 'dead';

@@ -25,8 +25,11 @@ export interface SnapshotSource {
 export class MachineSnapshotter {
   private readonly providers = new Map<string, SnapshotProvider>();
   private readonly store = new PageInterner();
-  /** The image each space was last captured as or restored to: the base for sharing unchanged pages. */
-  private readonly last = new WeakMap<AddressSpace, SpaceImage>();
+  /**
+   * The image each space had at the last capture or restore: the base for sharing unchanged pages.
+   * Only the spaces of that snapshot, so the space of a task gone since is not kept alive by it.
+   */
+  private last: ReadonlyMap<AddressSpace, SpaceImage> = new Map();
 
   constructor(
     private readonly owner: object,
@@ -50,9 +53,7 @@ export class MachineSnapshotter {
     const spaces = new Map<AddressSpace, SpaceImage>();
     const add = (space: AddressSpace) => {
       if (spaces.has(space)) return;
-      const image = captureSpace(space, this.last.get(space), this.store);
-      this.last.set(space, image);
-      spaces.set(space, image);
+      spaces.set(space, captureSpace(space, this.last.get(space), this.store));
     };
     add(this.source.space);
     for (const space of this.source.taskSpaces()) add(space);
@@ -64,6 +65,7 @@ export class MachineSnapshotter {
         instrumentationMode: c.instrumentationMode,
       });
     });
+    this.last = spaces;
     const save = (m: ReadonlyMap<string, SnapshotProvider>) =>
       new Map([...m].map(([name, p]) => [name, p.save()] as const));
     return Object.freeze({
@@ -80,10 +82,8 @@ export class MachineSnapshotter {
     if (s.owner !== this.owner) {
       throw new KernelError('EINVAL', 'a snapshot can only be restored into the machine that took it');
     }
-    for (const [space, image] of s.spaces) {
-      restoreSpace(space, image);
-      this.last.set(space, image);
-    }
+    for (const [space, image] of s.spaces) restoreSpace(space, image);
+    this.last = s.spaces;
     for (const [name, part] of this.parts) part.restore(s.kernel.get(name));
     s.cpus.forEach((saved, i) => {
       const c = this.source.cpus[i];
