@@ -25,6 +25,7 @@ export interface TaskSyscalls {
 @injectable()
 export class Syscount implements Tracer {
   readonly name = 'syscount';
+  readonly description = 'count system calls per task, with a kprobe on do_syscall_64 (bcc syscount)';
   readonly tasks = new Map<number, TaskSyscalls>();
   #machine: Machine | undefined;
   #kprobes: Kprobes | undefined;

@@ -13,7 +13,19 @@ describe(createProgram, () => {
 
   it('should register every command, each with an example in its help', () => {
     const program = createProgram();
-    for (const name of ['trace', 'record', 'replay', 'tracefs', 'probes', 'syms', 'disasm', 'dmesg', 'call', 'demo']) {
+    for (const name of [
+      'trace',
+      'record',
+      'replay',
+      'tracefs',
+      'tracers',
+      'probes',
+      'syms',
+      'disasm',
+      'dmesg',
+      'call',
+      'demo',
+    ]) {
       const command = program.commands.find((c) => c.name() === name);
       expect(command).toBeDefined();
       let help = '';

@@ -9,6 +9,7 @@ import { registerReplayCommand } from './commands/replay-command.js';
 import { registerSymsCommand } from './commands/syms-command.js';
 import { registerTraceCommand } from './commands/trace-command.js';
 import { registerTracefsCommand } from './commands/tracefs-command.js';
+import { registerTracersCommand } from './commands/tracers-command.js';
 import { attachEnvironment, type CliEnvironment, processEnvironment } from './runtime/cli-environment.js';
 import { addGlobalOptions } from './runtime/global-options.js';
 import { INTERRUPTIBLE_COMMANDS } from './runtime/interrupt.js';
@@ -51,6 +52,7 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
   registerRecordCommand(program);
   registerReplayCommand(program);
   registerTracefsCommand(program);
+  registerTracersCommand(program);
   registerProbesCommand(program);
   registerSymsCommand(program);
   registerDisasmCommand(program);

@@ -1,7 +1,7 @@
 // End-to-end tests of third-party plugins as their authors meet them: a tracer that fails is named on
 // stderr after all output, exit 1, and the other tracers' reports stay intact. They spawn the built
 // binary (dist/).
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -94,5 +94,64 @@ describe('int3 trace with a tracer that fails', () => {
     expect(r.status).toBe(1);
     expect(lines(r.stdout).map((l) => JSON.parse(l).event ?? JSON.parse(l).type)).toHaveLength(1);
     expect(r.stderr).toMatch(/^# fine\nfine saw 1 opens\nplugin 'broken-plugin': tracer 'thrower': /);
+  });
+});
+
+describe('int3 trace --tracer', () => {
+  it("should start a built-in tracer with its arguments and print bcc's funclatency layout after the trace", () => {
+    const r = int3(['trace', '-e', OPEN, '--tracer', 'funclatency do_sys_open', '--run', 'cat /etc/motd']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = lines(r.stdout);
+    expect(out[0]).toMatch(/ open: \(do_sys_open\+0x0\/0x[0-9a-f]+\) filename="\/etc\/motd"$/);
+    expect(out[1]).toBe('# funclatency');
+    expect(out[2]).toBe('     nsecs               : count     distribution');
+    expect(r.stdout).toMatch(/ : 1 {8}\|\*{40}\|\n\navg = (\d+) nsecs, total: \1 nsecs, count: 1\n$/);
+  });
+
+  it('should pass a plugin tracer its arguments, and start only the --tracer ones when any is given', () => {
+    const p = plugin('args.mjs', 'args-plugin', {
+      echo: { report: "this.hits = (this.args ?? []).join('+')" },
+      other: {},
+    });
+    const src = readFileSync(p, 'utf8').replace('start(ctx) {', 'start(ctx) { this.args = ctx.args;');
+    writeFileSync(p, src);
+    const r = int3(['trace', '--plugin', p, '--tracer', "echo 'a b' c", '--run', 'cat /etc/motd']);
+    expect(r.stderr).toBe('');
+    expect(lines(r.stdout)).toEqual(['# echo', 'echo saw a b+c opens']);
+  });
+
+  it('should refuse an unknown tracer or a bad one with one line', () => {
+    const unknown = int3(['trace', '--tracer', 'nope']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^unknown tracer 'nope' \(available: funclatency, chrome-trace; see 'int3 tracers'\)/,
+    );
+    const bad = int3(['trace', '--tracer', 'funclatency -x vfs_read']);
+    expect(bad.status).toBe(1);
+    expect(lines(bad.stderr)).toEqual([
+      "plugin '@int3/funclatency': tracer 'funclatency': start(-x vfs_read) threw: unknown option '-x'; usage: funclatency [-u|-m] [-F] PATTERN (e.g. funclatency vfs_read, funclatency -F \"vfs_*\")",
+    ]);
+  });
+});
+
+describe('int3 tracers', () => {
+  it('should list the built-in tracers and those of each --plugin, with a one-line description', () => {
+    const r = int3(['tracers', '--plugin', plugin('listed.mjs', 'listed-plugin', { listed: {} })]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = lines(r.stdout);
+    expect(out[0]).toMatch(/^TRACER +PLUGIN +DESCRIPTION$/);
+    expect(out[1]).toMatch(/^funclatency +built-in +time kernel functions.*\[-u\|-m\] \[-F\] PATTERN$/);
+    expect(out[2]).toMatch(/^chrome-trace +built-in +record kernel function calls as Chrome Trace Event JSON/);
+    expect(out[3]).toMatch(/^listed +listed-plugin@1\.0\.0 +\(no description\)$/);
+    expect(out).toHaveLength(4);
+    // The columns line up.
+    expect(out.slice(1).map((l) => l.search(/built-in|listed-plugin/))).toEqual(
+      [0, 0, 0].fill(out[0].indexOf('PLUGIN')),
+    );
+    expect(out.slice(1).map((l) => l.search(/time|record|\(no/))).toEqual(
+      [0, 0, 0].fill(out[0].indexOf('DESCRIPTION')),
+    );
   });
 });

@@ -32,23 +32,23 @@ describe(ChromeTrace, () => {
     expect(opens[0].ts ?? 0).toBeLessThan(reads[0].ts ?? 0);
   });
 
-  it('should time calls exactly as funclatency does with --complete (X events)', async () => {
-    const { m, host } = await bootTracerHost(2);
-    host.start('chrome-trace', ['--complete', 'sys_fork', 'vfs_read']);
-    host.start('funclatency', ['sys_fork', 'vfs_read']);
-    run(m, ['fork'], ['cat', '/etc/motd']);
-    host.stop();
-    const events = parse(host.report('chrome-trace').text).traceEvents;
-    expect(events.some((e) => e.ph === 'B' || e.ph === 'E')).toBe(false);
-    const lat = host.report('funclatency').text;
-    for (const f of ['sys_fork', 'vfs_read']) {
+  it.each(['sys_fork', 'vfs_read'])(
+    'should time calls of %s exactly as funclatency does with --complete (X events)',
+    async (f) => {
+      const { m, host } = await bootTracerHost(2);
+      host.start('chrome-trace', ['--complete', 'sys_fork', 'vfs_read']);
+      host.start('funclatency', [f]);
+      run(m, ['fork'], ['cat', '/etc/motd']);
+      host.stop();
+      const events = parse(host.report('chrome-trace').text).traceEvents;
+      expect(events.some((e) => e.ph === 'B' || e.ph === 'E')).toBe(false);
+      const lat = host.report('funclatency').text;
       const xs = events.filter((e: ChromeTraceEvent) => e.name === f && e.ph === 'X');
-      const total = Number(
-        new RegExp(`Function = ${f}\\n[^]*?total: (\\d+) nsecs, count: ${xs.length}\\n`).exec(lat)?.[1],
-      );
+      expect(xs.length).toBeGreaterThan(0);
+      const total = Number(new RegExp(`total: (\\d+) nsecs, count: ${xs.length}\\n$`).exec(lat)?.[1]);
       expect(xs.reduce((s, e) => s + (e.dur ?? 0) * 1000, 0)).toBeCloseTo(total, 3);
-    }
-  });
+    },
+  );
 
   it('should put forks on the forking task and name each task track after its comm', async () => {
     const { m, host } = await bootTracerHost(2);

@@ -33,6 +33,8 @@ const COMPLETE_FLAG = '--complete';
 @injectable()
 export class ChromeTrace implements Tracer {
   readonly name = 'chrome-trace';
+  readonly description =
+    'record kernel function calls as Chrome Trace Event JSON (Perfetto): [--complete] FUNC|p:FUNC...';
   readonly #hits: Hit[] = [];
   readonly #comms = new Map<number, string>();
   #complete = false;

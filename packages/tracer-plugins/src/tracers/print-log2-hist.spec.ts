@@ -26,6 +26,23 @@ describe(printLog2Hist, () => {
     );
   });
 
+  it("should print bcc's own example rows exactly: bars are floor(40 x count / max)", () => {
+    // The counts of bcc's tools/funclatency_example.txt (pthread_mutex_lock), slot 12 to slot 21.
+    const counts = [508967, 70072, 27686, 5075, 2318, 581, 38, 5, 1, 9];
+    const h = new Log2Histogram();
+    counts.forEach((n, i) => {
+      h.slots[12 + i] = n;
+    });
+    const rows = printLog2Hist(h, 'nsecs').split('\n');
+    expect(rows.slice(12, 16)).toEqual([
+      '      2048 -> 4095       : 508967   |****************************************|',
+      '      4096 -> 8191       : 70072    |*****                                   |',
+      '      8192 -> 16383      : 27686    |**                                      |',
+      '     16384 -> 32767      : 5075     |                                        |',
+    ]);
+    expect(rows[21]).toBe('   1048576 -> 2097151    : 9        |                                        |');
+  });
+
   it('should switch to 20-digit columns and half-width bars past slot 32', () => {
     const h = new Log2Histogram();
     h.add(2 ** 33);

@@ -3,11 +3,13 @@ import type { Log2Histogram } from './log2-histogram.js';
 /** Width of the distribution column, as bcc's `stars_max`. */
 const STARS_MAX = 40;
 
-/** ⌈width × val / max⌉ stars (at most `width`), the last one a `+` when val exceeds max. */
+/**
+ * ⌊width × val / max⌋ stars (at most `width`): bcc's `_stars` adds a star while its index is at most
+ * `width × val / max − 1`.
+ */
 function stars(val: number, max: number, width: number): string {
   if (max === 0) return '';
-  const text = '*'.repeat(Math.min(width, Math.ceil((width * val) / max)));
-  return val > max ? `${text.slice(0, -1)}+` : text;
+  return '*'.repeat(Math.min(width, Math.floor((width * val) / max)));
 }
 
 /**

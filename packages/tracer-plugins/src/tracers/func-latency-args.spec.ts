@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { bootTraceFs } from '../../test/support/tracefs-machine.js';
+import { matchFunctions, parseFuncLatencyArgs } from './func-latency-args.js';
+
+describe(parseFuncLatencyArgs, () => {
+  it.each([
+    [['vfs_read'], { unit: 'nsecs', factor: 1, perFunction: false, pattern: 'vfs_read' }],
+    [['-u', 'vfs_*'], { unit: 'usecs', factor: 1000, perFunction: false, pattern: 'vfs_*' }],
+    [['-mF', 'do_*'], { unit: 'msecs', factor: 1_000_000, perFunction: true, pattern: 'do_*' }],
+    [['-F', '-u', 'x'], { unit: 'usecs', factor: 1000, perFunction: true, pattern: 'x' }],
+  ])('should read %j as bcc does', (args, expected) => {
+    expect(parseFuncLatencyArgs(args)).toEqual(expected);
+  });
+
+  it.each([
+    [[], /^no pattern; usage: funclatency/],
+    [['a', 'b'], /^one pattern only; usage:/],
+    [['-p', '1', 'a'], /^unknown option '-p'; usage:/],
+  ])('should refuse %j', (args, message) => {
+    expect(() => parseFuncLatencyArgs(args)).toThrow(message);
+  });
+});
+
+describe(matchFunctions, () => {
+  it('should take a name without * as it is, and match * against the text symbols once each', () => {
+    const { m } = bootTraceFs();
+    expect(matchFunctions(m.kallsyms, 'no_such_fn')).toEqual(['no_such_fn']);
+    const vfs = matchFunctions(m.kallsyms, 'vfs_*');
+    expect(vfs).toEqual(expect.arrayContaining(['vfs_read', 'vfs_write']));
+    expect(new Set(vfs).size).toBe(vfs.length);
+    expect(vfs.every((f) => f.startsWith('vfs_'))).toBe(true);
+    expect(matchFunctions(m.kallsyms, 'sys_call_table*')).toEqual([]);
+  });
+});
