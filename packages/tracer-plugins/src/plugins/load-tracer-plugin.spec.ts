@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +40,39 @@ describe(loadTracerPlugin, () => {
     expect([...loaded.tracers.keys()]).toEqual(['acme']);
   });
 
+  it('should resolve an exports subpath pattern (pkg/tracers/*) as Node does', async () => {
+    const dir = writePluginFixture({
+      'node_modules/multi/package.json': JSON.stringify({
+        name: 'multi',
+        type: 'module',
+        exports: { './tracers/*': { import: './lib/tracers/*.js' }, './package.json': './package.json' },
+      }),
+      'node_modules/multi/lib/tracers/one.js': jsPlugin('one'),
+      'node_modules/multi/lib/tracers/two.js': jsPlugin('two'),
+    });
+    for (const name of ['one', 'two']) {
+      const loaded = await loadTracerPlugin(`multi/tracers/${name}`, dir, { parent: new Container() });
+      expect([...loaded.tracers.keys()]).toEqual([name]);
+      expect(loaded.path).toBe(join(realpathSync(dir), 'node_modules/multi/lib/tracers', `${name}.js`));
+    }
+    const e = await loadError('multi/nope', dir);
+    expect(e.code).toBe(PluginErrorCode.NOT_FOUND);
+    expect(e.message).toMatch(/^plugin 'multi\/nope': Package subpath '\.\/nope' is not defined by "exports" in /);
+  });
+
+  it('should load a directory by its package.json exports, as importing the package by name would', async () => {
+    const dir = writePluginFixture({
+      'p/package.json': JSON.stringify({
+        name: 'dir-plugin',
+        type: 'module',
+        exports: { '.': { '@int3/source': './src.js', import: './dist/entry.js' } },
+      }),
+      'p/dist/entry.js': jsPlugin('fromdir'),
+    });
+    const loaded = await loadTracerPlugin('./p', dir, { parent: new Container() });
+    expect([...loaded.tracers.keys()]).toEqual(['fromdir']);
+  });
+
   it('should accept a default export holding manifest and module', async () => {
     const src = jsPlugin('dflt')
       .replace('export const manifest', 'const manifest')
@@ -52,7 +86,7 @@ describe(loadTracerPlugin, () => {
     const e = await loadError('int3-no-such-plugin', writePluginFixture({}));
     expect(e.code).toBe(PluginErrorCode.NOT_FOUND);
     expect(e.message).toMatch(
-      /^plugin 'int3-no-such-plugin': cannot find package 'int3-no-such-plugin' from .*: install it/,
+      /^plugin 'int3-no-such-plugin': Cannot find package 'int3-no-such-plugin' imported from .*: install it, or pass a path/,
     );
   });
 

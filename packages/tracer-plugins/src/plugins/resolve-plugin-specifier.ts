@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { moduleResolve } from 'import-meta-resolve';
 import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
 
 /** Export conditions honoured by default, as Node's ESM loader does. */
@@ -18,75 +19,60 @@ export function isPathSpecifier(specifier: string): boolean {
   );
 }
 
-/** Picks a target from an `exports` value by condition, in the object's key order (Node's rule). */
-function pickExport(value: unknown, conditions: ReadonlySet<string>): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) {
-    for (const v of value) {
-      const t = pickExport(v, conditions);
-      if (t !== undefined) return t;
-    }
-    return undefined;
+/** Node's resolution of `specifier` from `parent`; its errors become NOT_FOUND with Node's words. */
+function nodeResolve(specifier: string, parent: URL, conditions: ReadonlySet<string>, plugin: string): string {
+  let url: URL;
+  try {
+    url = moduleResolve(specifier, parent, new Set(conditions));
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const hint =
+      code === 'ERR_MODULE_NOT_FOUND' && !isPathSpecifier(specifier)
+        ? ': install it, or pass a path (./dir or ./file.js)'
+        : '';
+    throw new PluginError(PluginErrorCode.NOT_FOUND, plugin, `${describeThrown(e)}${hint}`, { cause: e });
   }
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, v] of Object.entries(value)) {
-    if (conditions.has(key)) {
-      const t = pickExport(v, conditions);
-      if (t !== undefined) return t;
-    }
+  if (url.protocol !== 'file:') {
+    throw new PluginError(PluginErrorCode.NOT_FOUND, plugin, `'${specifier}' resolves to ${url.href}, not a file`);
   }
-  return undefined;
+  return fileURLToPath(url);
 }
 
-/** The entry file of the package in `dir` for `subpath` (`.` or `./x`). */
-function packageEntry(dir: string, subpath: string, conditions: ReadonlySet<string>, specifier: string): string {
+/**
+ * The entry of the package in directory `dir`, as importing it by name would resolve: its `exports`
+ * `.` entry through Node's package self-resolution, else — a package without `exports` — `main`,
+ * else `index.js`.
+ */
+function directoryEntry(dir: string, conditions: ReadonlySet<string>, plugin: string): string {
   const pj = join(dir, 'package.json');
-  let pkg: { exports?: unknown; main?: unknown } = {};
+  let pkg: { name?: unknown; exports?: unknown; main?: unknown } = {};
   if (existsSync(pj)) {
     try {
       pkg = JSON.parse(readFileSync(pj, 'utf8'));
     } catch (e) {
-      throw new PluginError(PluginErrorCode.INVALID, specifier, `${pj} is not valid JSON: ${describeThrown(e)}`);
+      throw new PluginError(PluginErrorCode.INVALID, plugin, `${pj} is not valid JSON: ${describeThrown(e)}`);
     }
   }
-  let target: string | undefined;
-  if (pkg.exports !== undefined) {
-    const ex = pkg.exports;
-    const map =
-      typeof ex === 'object' && ex !== null && !Array.isArray(ex) && Object.keys(ex).some((k) => k.startsWith('.'))
-        ? (ex as Record<string, unknown>)
-        : { '.': ex };
-    target = pickExport(map[subpath], conditions);
-    if (target === undefined) {
-      throw new PluginError(
-        PluginErrorCode.NOT_FOUND,
-        specifier,
-        `${pj} exports nothing for '${subpath}' under the conditions ${[...conditions].join(', ')}`,
-      );
-    }
-  } else if (subpath !== '.') target = subpath;
-  else target = typeof pkg.main === 'string' ? pkg.main : 'index.js';
-  const file = resolve(dir, target);
+  let file: string;
+  if (pkg.exports !== undefined && typeof pkg.name === 'string') {
+    file = nodeResolve(pkg.name, pathToFileURL(pj), conditions, plugin);
+  } else if (pkg.exports !== undefined) {
+    throw new PluginError(PluginErrorCode.INVALID, plugin, `${pj} has "exports" but no "name" to resolve it by`);
+  } else file = resolve(dir, typeof pkg.main === 'string' ? pkg.main : 'index.js');
   if (!existsSync(file)) {
-    throw new PluginError(PluginErrorCode.NOT_FOUND, specifier, `its entry ${file} does not exist (is it built?)`);
+    throw new PluginError(PluginErrorCode.NOT_FOUND, plugin, `its entry ${file} does not exist (is it built?)`);
   }
   return file;
 }
 
-/** `@scope/name/sub` → [`@scope/name`, `./sub`]. */
-function splitPackageName(specifier: string): [string, string] {
-  const parts = specifier.split('/');
-  const n = specifier.startsWith('@') ? 2 : 1;
-  const rest = parts.slice(n).join('/');
-  return [parts.slice(0, n).join('/'), rest === '' ? '.' : `./${rest}`];
-}
-
 /**
- * Resolves a plugin specifier to the file to import: a path (relative to `fromDir`; a directory means
- * its package.json entry) or a package name looked up in `node_modules` from `fromDir` upwards, its
- * entry chosen by `exports` conditions, else `main`, else `index.js`.
+ * Resolves a plugin specifier to the file to import, by Node's own ESM resolution algorithm (the
+ * `import-meta-resolve` implementation, so the parent and the conditions can be chosen): a package
+ * name — `exports` with conditions and subpath patterns (`pkg/tracers/*`), else `main` — is looked up
+ * in `node_modules` from `fromDir` upwards; a file path is taken relative to `fromDir`; a directory
+ * means the package in it.
  *
- * @see https://nodejs.org/api/esm.html#resolution-algorithm-specification (PACKAGE_RESOLVE)
+ * @see https://nodejs.org/api/esm.html#resolution-algorithm-specification (ESM_RESOLVE)
  * @example
  * resolvePluginSpecifier('@int3-examples/plugin-syscount', process.cwd()); // '/…/dist/index.js'
  */
@@ -95,24 +81,15 @@ export function resolvePluginSpecifier(
   fromDir: string,
   conditions: readonly string[] = DEFAULT_PLUGIN_CONDITIONS,
 ): string {
-  const conds = new Set([...conditions, 'default']);
+  const conds = new Set(conditions);
   if (specifier.trim() === '') throw new PluginError(PluginErrorCode.NOT_FOUND, specifier, 'the specifier is empty');
   if (isPathSpecifier(specifier)) {
     const path = specifier.startsWith('file:') ? fileURLToPath(specifier) : resolve(fromDir, specifier);
     if (!existsSync(path)) {
       throw new PluginError(PluginErrorCode.NOT_FOUND, specifier, `no such file or directory: ${path}`);
     }
-    return statSync(path).isDirectory() ? packageEntry(path, '.', conds, specifier) : path;
+    return statSync(path).isDirectory() ? directoryEntry(path, conds, specifier) : path;
   }
-  const [name, subpath] = splitPackageName(specifier);
-  for (let dir = resolve(fromDir); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', name);
-    if (existsSync(candidate)) return packageEntry(candidate, subpath, conds, specifier);
-    if (dirname(dir) === dir) break;
-  }
-  throw new PluginError(
-    PluginErrorCode.NOT_FOUND,
-    specifier,
-    `cannot find package '${name}' from ${fromDir}: install it, or pass a path (./dir or ./file.js)`,
-  );
+  // A parent inside fromDir: Node looks for node_modules from the parent's directory upwards.
+  return nodeResolve(specifier, pathToFileURL(join(resolve(fromDir), '<int3-plugin-parent>')), conds, specifier);
 }
