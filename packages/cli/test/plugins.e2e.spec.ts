@@ -36,7 +36,7 @@ function plugin(file: string, name: string, tracers: Record<string, TracerBodies
     path,
     `import { ContainerModule } from '${INVERSIFY}';
 ${classes.join('\n')}
-export const manifest = { name: '${name}', version: '1.0.0', provides: ${JSON.stringify(Object.keys(tracers))} };
+export const manifest = { name: '${name}', version: '1.0.0', apiVersion: 1, provides: ${JSON.stringify(Object.keys(tracers))} };
 export const module = new ContainerModule(({ bind }) => { ${binds.join(' ')} });
 `,
   );

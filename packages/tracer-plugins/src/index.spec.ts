@@ -6,6 +6,8 @@ describe('@int3/tracer-plugins exports', () => {
     expect(Object.keys(api).sort()).toEqual([
       'BUILTIN_TRACER_PLUGINS',
       'DEBUGFS_KPROBES',
+      'OLDEST_PLUGIN_API_VERSION',
+      'PLUGIN_API_VERSION',
       'PluginError',
       'PluginErrorCode',
       'TRACEFS_ROOT',

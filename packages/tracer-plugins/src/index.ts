@@ -4,6 +4,7 @@ export {
   type LoadTracerPluginOptions,
   loadTracerPlugin,
 } from './plugins/load-tracer-plugin.js';
+export { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION } from './plugins/plugin-api-version.js';
 export { PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugins/plugin-error.js';
 export type { Tracer, TracerReport } from './plugins/tracer.js';
 export type { TracerClock } from './plugins/tracer-clock.js';

@@ -20,7 +20,12 @@ describe('examples/plugin-syscount', () => {
   it('should load by path and report its manifest', async () => {
     const host = new TracerHost(bootTraceFs().fs);
     const manifest = await host.load(SYSCOUNT, ROOT);
-    expect(manifest).toEqual({ name: '@int3-examples/plugin-syscount', version: '0.1.0', provides: ['syscount'] });
+    expect(manifest).toEqual({
+      name: '@int3-examples/plugin-syscount',
+      version: '0.1.0',
+      apiVersion: 1,
+      provides: ['syscount'],
+    });
     expect(host.tracerNames).toEqual(['syscount']);
   });
 

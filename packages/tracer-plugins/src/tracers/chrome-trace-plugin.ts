@@ -4,7 +4,12 @@ import { ChromeTrace } from './chrome-trace.js';
 
 /** The built-in chrome-trace tracer as a plugin. */
 export const chromeTracePlugin: TracerPlugin = Object.freeze({
-  manifest: Object.freeze({ name: '@int3/chrome-trace', version: '0.1.0', provides: Object.freeze(['chrome-trace']) }),
+  manifest: Object.freeze({
+    name: '@int3/chrome-trace',
+    version: '0.1.0',
+    apiVersion: 1,
+    provides: Object.freeze(['chrome-trace']),
+  }),
   module: new ContainerModule(({ bind }) => {
     bind('chrome-trace').to(ChromeTrace).inSingletonScope();
   }),

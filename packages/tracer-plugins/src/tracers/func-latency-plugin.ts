@@ -8,7 +8,12 @@ import { FuncLatency } from './func-latency.js';
  * @see bcc tools/funclatency.py
  */
 export const funcLatencyPlugin: TracerPlugin = Object.freeze({
-  manifest: Object.freeze({ name: '@int3/funclatency', version: '0.1.0', provides: Object.freeze(['funclatency']) }),
+  manifest: Object.freeze({
+    name: '@int3/funclatency',
+    version: '0.1.0',
+    apiVersion: 1,
+    provides: Object.freeze(['funclatency']),
+  }),
   module: new ContainerModule(({ bind }) => {
     bind('funclatency').to(FuncLatency).inSingletonScope();
   }),
