@@ -21,13 +21,17 @@ describe('int3 trace', () => {
     );
   });
 
-  it('should print one JSON object per record with --format json', () => {
+  it('should print one typed JSON object per record with --format json', () => {
     const out = lines(ok(['trace', '-e', OPEN, '-e', MKDIR_RET, ...RUNS, '--format', 'json']));
-    const records = out.map((l) => JSON.parse(l));
+    const records = out.map((l) => JSON.parse(l)).filter((r) => r.type === 'event');
     expect(records.map((r) => r.event).sort()).toEqual(['mkdir_ret', 'open']);
     const open = records.find((r) => r.event === 'open');
-    expect(open).toMatchObject({ comm: 'cat', args: { dfd: '0xffffff9c', filename: '/etc/motd' } });
-    expect(records.find((r) => r.event === 'mkdir_ret').probe).toMatch(/ <- sys_mkdir$/);
+    expect(open).toMatchObject({ comm: 'cat', args: { dfd: '4294967196', filename: '/etc/motd' } });
+    expect(records.find((r) => r.event === 'mkdir_ret')).toMatchObject({
+      kind: 'kretprobe',
+      probe: { symbol: 'sys_mkdir', offset: 0 },
+      args: { arg1: '0' },
+    });
   });
 
   it('should apply --filter before the run', () => {
@@ -79,7 +83,7 @@ describe('int3 record and replay', () => {
     expect(recorded).toBe(live);
     expect(lines(recorded).length).toBeGreaterThan(0);
     expect(ok(['replay', log])).toBe(recorded);
-    expect(lines(ok(['replay', log, '--format', 'json']))[0]).toMatch(/^\{"comm":"cat"/);
+    expect(lines(ok(['replay', log, '--format', 'json']))[0]).toMatch(/^\{"type":"header"/);
   });
 
   it('should give a probe added at replay the lines a live run with it printed', () => {

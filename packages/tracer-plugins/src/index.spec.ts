@@ -5,20 +5,26 @@ describe('@int3/tracer-plugins exports', () => {
   it('should expose exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual([
       'BUILTIN_TRACER_PLUGINS',
+      'ChromeTraceStream',
       'DEBUGFS_KPROBES',
       'OLDEST_PLUGIN_API_VERSION',
       'PLUGIN_API_VERSION',
       'PluginError',
       'PluginErrorCode',
       'TRACEFS_ROOT',
+      'TRACE_JSON_VERSION',
       'TraceFs',
       'TraceFsErrno',
       'TraceFsError',
+      'TraceJsonLines',
       'TracerHost',
       'TracerTokens',
       'exportChromeTrace',
       'exportTraceJson',
+      'jsonLine',
       'loadTracerPlugin',
+      'surrogateEscapeDecode',
+      'surrogateEscapeEncode',
     ]);
   });
 });

@@ -12,10 +12,28 @@ export type { TracerContext } from './plugins/tracer-context.js';
 export { TracerHost, type TracerInfo } from './plugins/tracer-host.js';
 export type { TracerPlugin, TracerPluginManifest } from './plugins/tracer-plugin.js';
 export { TracerTokens } from './plugins/tracer-tokens.js';
+export { jsonLine } from './trace-output/json-line.js';
+export { surrogateEscapeDecode, surrogateEscapeEncode } from './trace-output/surrogate-escape.js';
 export { exportTraceJson, type TraceJsonRecord } from './trace-output/trace-json.js';
+export type {
+  TraceJsonEvent,
+  TraceJsonFormat,
+  TraceJsonSite,
+  TraceJsonValue,
+} from './tracefs/probe-record-json.js';
 export { DEBUGFS_KPROBES, TRACEFS_ROOT, TraceFs, type TraceFsWriteOptions } from './tracefs/trace-fs.js';
 export { TraceFsErrno, type TraceFsErrnoName, TraceFsError } from './tracefs/trace-fs-error.js';
+export {
+  TRACE_JSON_VERSION,
+  type TraceJsonEnd,
+  type TraceJsonHeader,
+  type TraceJsonLine,
+  TraceJsonLines,
+  type TraceJsonLost,
+  type TraceJsonUnknown,
+} from './tracefs/trace-json-lines.js';
 export { BUILTIN_TRACER_PLUGINS } from './tracers/builtin-tracer-plugins.js';
 export type { ChromeTraceOptions } from './tracers/chrome-trace-builder.js';
 export type { ChromeTraceDocument, ChromeTraceEvent } from './tracers/chrome-trace-event.js';
+export { ChromeTraceStream } from './tracers/chrome-trace-stream.js';
 export { exportChromeTrace } from './tracers/export-chrome-trace.js';

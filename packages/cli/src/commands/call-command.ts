@@ -1,4 +1,5 @@
 import { ElfError, MemoryError } from '@int3/cpu';
+import { jsonLine, TraceJsonLines } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
 import { describeStop } from '../call/describe-stop.js';
@@ -52,7 +53,10 @@ export function registerCallCommand(program: Command): void {
     .argument('<symbol>', 'the function: a symbol of the image, or a 0x address')
     .argument('[args...]', 'up to six arguments: 42, -1, 0x10, str:TEXT, buf:N')
     .option('--image <elf>', 'ET_EXEC image to load (default: the @int3/cpu sample image)')
-    .option('--json', 'print {"return":"<decimal>","instructions":<count>} instead')
+    .option(
+      '--json',
+      'print {"return":"<decimal>","instructions":<count>} instead (with -e, "trace": the typed records of --format json)',
+    )
     .option('--max-insns <n>', 'give up after this many instructions', '1e9')
     .addOption(CommonOptions.event('trace this kprobe_events line during a call of a kernel function (repeatable)'))
     .addHelpText('after', EXAMPLE)
@@ -79,14 +83,14 @@ async function runTracedKernelCall(command: Command, symbol: string, rawArgs: st
   const args = rawArgs.map(parseCallArgument);
   defineEvents(t, { definitions: options.event ?? [], filters: [] }, 'call');
   const call = callKernelFunction(t, symbol, args, 'call');
-  const lines = t.fs.read('trace_pipe');
   const value = call.value.toString();
-  writeOut(
-    command,
-    options.json
-      ? `${JSON.stringify({ return: value, instructions: call.instructions, trace: lines.split('\n').filter((l) => l !== '') })}\n`
-      : `${lines}return: ${value}\n`,
-  );
+  if (options.json) {
+    // The typed records of the JSON Lines schema (format, lost and event lines), as an array.
+    const trace = new TraceJsonLines(t.fs).drainRecords();
+    writeOut(command, jsonLine({ return: value, instructions: call.instructions, trace }));
+    return;
+  }
+  writeOut(command, `${t.fs.read('trace_pipe')}return: ${value}\n`);
 }
 
 function runCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions): void {

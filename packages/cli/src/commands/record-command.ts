@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
+import { environmentOf } from '../runtime/cli-environment.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import type { TraceOptions } from '../tracing/trace-plan.js';
+import { STDOUT_PATH, stdoutSink } from '../tracing/trace-sink.js';
+import { writeOut } from '../write-out.js';
 import { printTrace, traceRun, writeFile } from './trace-command.js';
 
 const EXAMPLE = `
@@ -20,13 +23,21 @@ export function registerRecordCommand(program: Command): void {
   const command = program
     .command('record')
     .description('run as int3 trace does, and write the run as a replayable event log')
-    .requiredOption('-o, --output <log>', 'the event log to write (e.g. run.int3log)');
+    .requiredOption(
+      '-o, --output <log>',
+      "the event log to write (e.g. run.int3log; '-': stdout, the trace then goes to stderr)",
+    );
   addTraceOptions(command)
     .addHelpText('after', EXAMPLE)
     .action(async (options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
-      const result = await traceRun(cmd, { ...options, output: undefined }, 'record');
-      writeFile(options.output, result.traced.session.text());
-      printTrace(cmd, result, undefined);
+      const logToStdout = options.output === STDOUT_PATH;
+      const sink = logToStdout
+        ? () => stdoutSink(environmentOf(cmd).writeErr)
+        : () => stdoutSink((s) => writeOut(cmd, s));
+      const result = await traceRun(cmd, { ...options, output: undefined }, 'record', sink, !logToStdout);
+      if (logToStdout) writeOut(cmd, result.traced.session.text());
+      else writeFile(options.output, result.traced.session.text());
+      printTrace(cmd, result, !logToStdout && result.format === 'text');
       if (result.failure) throw result.failure;
     });
 }

@@ -12,8 +12,10 @@ import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
-import { checkOutcome, defineEvents, renderTrace } from '../tracing/run-trace.js';
+import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
+import { createTraceOutput } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
+import { stdoutSink } from '../tracing/trace-sink.js';
 import {
   type KernelImageFile,
   readKernelImage,
@@ -90,18 +92,23 @@ export function registerReplayCommand(program: Command): void {
       // Step 2: the probes and tracers added after the fact, at time zero.
       if (plan.definitions.length > 0 || plan.filters.length > 0) defineEvents(traced, plan, 'replay');
       const tracers = startTracers(host, globals.tracers, 'replay');
-      // Step 3: the recorded inputs (state hashes checked unless probes were added: they change the text).
+      // Step 3: the recorded inputs (state hashes checked unless probes were added: they change the
+      // text), the trace written after each recorded run as the live run wrote it.
+      const output = createTraceOutput(
+        traced,
+        plan.format,
+        stdoutSink((s) => writeOut(cmd, s)),
+        terminal,
+      );
       const stopped = await replayRecordedInputs(traced, entries, logPath, {
         verify: !extra,
         interrupt: c.get<Interrupt>(CliTokens.Interrupt),
         terminal,
+        onRun: () => output.drain(),
       });
+      output.finish();
       const reports = finishTracers(host, tracers);
-      printTrace(
-        cmd,
-        { traced, format: plan.format, terminal, text: renderTrace(traced, plan.format), reports },
-        undefined,
-      );
+      printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
       let failure: CliError | undefined;
       try {
         if (stopped) checkOutcome(stopped);

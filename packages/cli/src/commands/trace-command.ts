@@ -9,11 +9,12 @@ import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
-import { colorizeTrace } from '../tracing/colorize-trace.js';
 import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
-import { checkOutcome, defineEvents, renderTrace } from '../tracing/run-trace.js';
+import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
 import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
+import { createTraceOutput, lostEventsSummary } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceFormat, type TraceOptions } from '../tracing/trace-plan.js';
+import { fileSink, STDOUT_PATH, stdoutSink, type TraceSink } from '../tracing/trace-sink.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
 
@@ -47,11 +48,13 @@ export function registerTraceCommand(program: Command): void {
     .command('trace')
     .description('define kprobe events, run workloads, print the trace (as cat trace_pipe)');
   addTraceOptions(command)
-    .option('-o, --output <file>', 'write the trace to a file instead of stdout')
+    .option('-o, --output <file>', "write the trace to a file instead of stdout ('-': stdout)")
     .addHelpText('after', EXAMPLE)
     .action(async (options: TraceCommandOptions, cmd: Command) => {
-      const result = await traceRun(cmd, options, 'trace');
-      printTrace(cmd, result, options.output);
+      const toFile = options.output !== undefined && options.output !== STDOUT_PATH;
+      const sink = toFile ? () => fileSink(options.output as string) : () => stdoutSink((s) => writeOut(cmd, s));
+      const result = await traceRun(cmd, options, 'trace', sink, !toFile);
+      printTrace(cmd, result, result.format === 'text' || toFile);
       if (result.failure) throw result.failure;
     });
 }
@@ -61,8 +64,6 @@ export interface TraceRunResult {
   readonly traced: TracedSession;
   readonly format: TraceFormat;
   readonly terminal: Terminal;
-  /** The trace, in the format asked for. */
-  readonly text: string;
   /** The tracers' reports (`''` without `--plugin` or `--tracer`). */
   readonly reports: string;
   /** The run's failure and the failing tracers, to report after printing everything else. */
@@ -71,10 +72,17 @@ export interface TraceRunResult {
 
 /**
  * The shared body of `trace` and `record`: boot (through the container), define, start the tracers
- * (`--tracer`, else every `--plugin` tracer), run in slices (Ctrl-C stops there), collect the reports
- * of the tracers that did not fail, render.
+ * (`--tracer`, else every `--plugin` tracer), run in slices (Ctrl-C stops there) writing the trace
+ * to the sink `openSink` opens after each slice, collect the reports of the tracers that did not
+ * fail. `terminalSink`: the sink is stdout, painted when it is a colour TTY.
  */
-export async function traceRun(cmd: Command, options: TraceCommandOptions, command: string): Promise<TraceRunResult> {
+export async function traceRun(
+  cmd: Command,
+  options: TraceCommandOptions,
+  command: string,
+  openSink: () => TraceSink,
+  terminalSink: boolean,
+): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
   const image = readKernelImage(options.image, command);
   const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus));
@@ -83,13 +91,18 @@ export async function traceRun(cmd: Command, options: TraceCommandOptions, comma
   const terminal = c.get<Terminal>(CliTokens.Terminal);
   const globals = globalOptions(cmd);
   defineEvents(traced, plan, command);
+  const sink = openSink();
+  const output = createTraceOutput(traced, plan.format, sink, terminalSink ? terminal : undefined);
   const tracers = startTracers(host, globals.tracers, command);
   const outcome = await runWorkloadsSliced(traced, plan.workloads, {
     interrupt: c.get<Interrupt>(CliTokens.Interrupt),
     terminal,
+    onSlice: () => output.drain(),
   });
+  output.finish();
+  sink.close();
   const reports = finishTracers(host, tracers);
-  const result = { traced, format: plan.format, terminal, text: renderTrace(traced, plan.format), reports };
+  const result = { traced, format: plan.format, terminal, reports };
   let failure: CliError | undefined;
   try {
     checkOutcome(outcome);
@@ -101,16 +114,21 @@ export async function traceRun(cmd: Command, options: TraceCommandOptions, comma
 }
 
 /**
- * Prints a traced run: the trace on stdout (painted on a terminal) or in `output`, then the plugins'
- * reports — on stdout, unless stdout holds a JSON trace that they would spoil (then on stderr).
+ * Finishes a traced run whose trace was written as it ran: one stderr line if the ring buffer lost
+ * records, then the tracers' reports — on stdout with `reportsOnStdout` (false when stdout holds
+ * JSON or a log that they would spoil: then on stderr).
  */
-export function printTrace(cmd: Command, result: TraceRunResult, output: string | undefined): void {
-  const { format, terminal, text, reports } = result;
-  if (output !== undefined) writeFile(output, text);
-  else writeOut(cmd, format === 'text' ? colorizeTrace(text, terminal) : text);
-  if (reports === '') return;
-  if (format === 'text' || output !== undefined) writeOut(cmd, reports);
-  else environmentOf(cmd).writeErr(reports);
+export function printTrace(
+  cmd: Command,
+  result: Pick<TraceRunResult, 'traced' | 'reports'>,
+  reportsOnStdout: boolean,
+  advice = 'raise --buffer-size',
+): void {
+  const lost = lostEventsSummary(result.traced, advice);
+  if (lost !== undefined) environmentOf(cmd).writeErr(`int3: ${lost}\n`);
+  if (result.reports === '') return;
+  if (reportsOnStdout) writeOut(cmd, result.reports);
+  else environmentOf(cmd).writeErr(result.reports);
 }
 
 /** Writes an output file; a failure to write is a usage error naming the file. */

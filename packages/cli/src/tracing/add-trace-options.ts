@@ -3,7 +3,8 @@ import { CommonOptions, collect } from '../commands/common-options.js';
 
 /**
  * Adds the options `trace`, `record` and `replay` share: `-e` definitions, `--filter`, `--format`, and
- * unless `replay` (which replays the recorded sysctl), `--run`, `--cpus`, `--image` and `--no-optimize`.
+ * unless `replay` (which replays the recorded writes), `--run`, `--cpus`, `--image`, `--buffer-size` and
+ * `--no-optimize`.
  */
 export function addTraceOptions(command: Command, forReplay = false): Command {
   command
@@ -11,7 +12,7 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
     .option('--filter <event=expr>', "an event filter, e.g. open='dfd == 3' (repeatable)", collect)
     .option(
       '--format <format>',
-      'text (ftrace lines, as trace_pipe), json (one object per record) or chrome (Chrome Trace Event JSON)',
+      'text (ftrace lines, as trace_pipe), json (typed JSON Lines, schema v1) or chrome (Chrome Trace Event JSON)',
       'text',
     );
   if (!forReplay) {
@@ -19,6 +20,10 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
       .addOption(CommonOptions.run("a workload and its arguments, e.g. 'cat /etc/motd' (repeatable; default hello)"))
       .addOption(CommonOptions.cpus())
       .addOption(CommonOptions.image())
+      .option(
+        '--buffer-size <KiB>',
+        'ring buffer size per CPU, as buffer_size_kb (default 1408); records that do not fit are lost, and said so',
+      )
       .option(
         '--no-optimize',
         'echo 0 > /proc/sys/debug/kprobes-optimization first: no jump optimization, every hit traps',

@@ -11,6 +11,8 @@ export interface ReplayInputsOptions {
   readonly verify: boolean;
   readonly interrupt: Interrupt;
   readonly terminal?: Terminal;
+  /** Called after each recorded run (a slice of the recorded run): where the trace is written. */
+  readonly onRun?: () => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function replayRecordedInputs(
       if (!entry.type.startsWith('input:')) continue;
       s.apply(entry);
       if (entry.type !== 'input:run') continue;
+      options.onRun?.();
       options.terminal?.progress(progressLine(t));
       await new Promise((resolve) => setImmediate(resolve));
       if (options.interrupt.requested) return { reason: 'interrupted', at: s.machine.clock(0) };

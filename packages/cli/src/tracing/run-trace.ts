@@ -1,9 +1,8 @@
 import type { RunOutcome } from '@int3/kernel';
-import { exportChromeTrace, TraceFsError } from '@int3/tracer-plugins';
+import { TraceFsError } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
-import { formatTraceJson } from './format-trace-json.js';
 import type { SlicedOutcome } from './run-workloads-sliced.js';
-import type { TraceFormat, TracePlan } from './trace-plan.js';
+import type { TracePlan } from './trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from './traced-session.js';
 import { unknownSymbolHint } from './unknown-symbol-hint.js';
 
@@ -12,7 +11,7 @@ export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
 
 /**
  * Defines and enables the plan's events through tracefs writes (session inputs, so a replay re-applies
- * them): each definition is appended to `kprobe_events` as `echo DEF >> kprobe_events` would, each
+ * them): `--buffer-size` first (`echo KIB > buffer_size_kb`), then each definition is appended to `kprobe_events` as `echo DEF >> kprobe_events` would, each
  * filter written to `events/<group>/<event>/filter`, then `events/enable` set. A refused definition
  * is a usage error carrying the kernel's `error_log` lines, caret included.
  *
@@ -20,9 +19,10 @@ export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
  */
 export function defineEvents(
   t: TracedSession,
-  plan: Pick<TracePlan, 'definitions' | 'filters'> & Partial<Pick<TracePlan, 'optimize'>>,
+  plan: Pick<TracePlan, 'definitions' | 'filters'> & Partial<Pick<TracePlan, 'optimize' | 'bufferSizeKb'>>,
   command: string,
 ): void {
+  if (plan.bufferSizeKb !== undefined) applyTracefsWrite(t, 'buffer_size_kb', `${plan.bufferSizeKb}\n`, false);
   if (plan.optimize === false) applyTracefsWrite(t, KPROBES_OPTIMIZATION, '0\n', false);
   for (const def of plan.definitions) {
     try {
@@ -50,17 +50,6 @@ export function defineEvents(
 /** Starts the workloads together and runs until all exited; the outcome says how the run ended. */
 export function runWorkloads(t: TracedSession, workloads: readonly (readonly string[])[]): RunOutcome {
   return t.session.runWorkloads(workloads);
-}
-
-/**
- * The trace as the tracing commands print it: `trace_pipe` lines, one JSON object per record, or a
- * Chrome Trace Event document.
- */
-export function renderTrace(t: TracedSession, format: TraceFormat): string {
-  // The chrome export reads the buffer without consuming it; trace_pipe consumes (so it goes last).
-  if (format === 'chrome') return exportChromeTrace(t.fs);
-  const lines = t.fs.read('trace_pipe');
-  return format === 'json' ? formatTraceJson(lines) : lines;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface SlicedRunOptions {
   readonly interrupt: Interrupt;
   readonly terminal?: Terminal;
   readonly sliceNs?: number;
+  /** Called after each slice (and before Ctrl-C is checked): where the trace is written as it comes. */
+  readonly onSlice?: () => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function runWorkloadsSliced(
     for (;;) {
       s.apply({ type: 'input:run', pids, deadlineNs: m.clock(0) + slice });
       const outcome = s.lastRun!;
+      options.onSlice?.();
       if (outcome.reason !== 'time') return outcome;
       options.terminal?.progress(progressLine(t));
       await new Promise((resolve) => setImmediate(resolve));

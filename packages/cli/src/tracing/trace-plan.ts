@@ -18,6 +18,8 @@ export interface TracePlan {
   readonly format: TraceFormat;
   /** False with `--no-optimize`: `debug.kprobes-optimization` is set to 0 before the events are defined. */
   readonly optimize: boolean;
+  /** `--buffer-size`: `buffer_size_kb` (KiB per CPU) written before the events are defined; default the kernel's. */
+  readonly bufferSizeKb?: number;
 }
 
 /** The options commander collects for the tracing commands. */
@@ -29,6 +31,8 @@ export interface TraceOptions {
   readonly format?: string;
   /** commander's `--no-optimize` (undefined: not offered, as for `replay`). */
   readonly optimize?: boolean;
+  /** `--buffer-size <KiB per CPU>`. */
+  readonly bufferSize?: string;
 }
 
 /** The workload run when no `--run` is given. */
@@ -56,7 +60,20 @@ export function parseTracePlan(options: TraceOptions, command: string): TracePla
     cpus: parseCpus(options.cpus ?? '2', usage),
     format: parseFormat(options.format ?? 'text', usage),
     optimize: options.optimize !== false,
+    ...(options.bufferSize === undefined ? {} : { bufferSizeKb: parseBufferSize(options.bufferSize, usage) }),
   };
+}
+
+/** Largest `--buffer-size`: 64 MiB per CPU. */
+export const MAX_BUFFER_SIZE_KB = 65_536;
+
+/** Reads `--buffer-size`: KiB per CPU, an integer from 1 to {@link MAX_BUFFER_SIZE_KB}. */
+export function parseBufferSize(text: string, usage: (m: string) => CliError): number {
+  const n = Number(text);
+  if (!/^[0-9]+$/.test(text) || n < 1 || n > MAX_BUFFER_SIZE_KB) {
+    throw usage(`bad --buffer-size '${text}': expected KiB per CPU, 1 to ${MAX_BUFFER_SIZE_KB}`);
+  }
+  return n;
 }
 
 /** Reads `--cpus`: an integer from 1 to 8. */

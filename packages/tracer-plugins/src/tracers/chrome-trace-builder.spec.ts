@@ -122,4 +122,38 @@ describe(ChromeTraceBuilder, () => {
       [0, 8, 't8-8'],
     ]);
   });
+
+  it('should say what pid and tid mean, in the labels of each CPU process and in otherData', () => {
+    const b = new ChromeTraceBuilder();
+    b.add(hit('instant', 'x', 1, 7, 1));
+    const doc = b.document();
+    expect(doc.traceEvents).toContainEqual({
+      name: 'process_labels',
+      ph: 'M',
+      pid: 1,
+      tid: 0,
+      args: { labels: 'pid = CPU number, tid = task pid' },
+    });
+    expect(doc.otherData).toMatchObject({ pid: 'CPU number', tid: 'task pid' });
+  });
+
+  it('should mark a gap of lost records as a process-scoped instant on its CPU, in time order', () => {
+    const b = new ChromeTraceBuilder();
+    b.add(hit('instant', 'x', 1000, 7, 0));
+    b.lost(1, 42, 2000);
+    b.add(hit('instant', 'y', 3000, 7, 0));
+    const events = b.document().traceEvents;
+    expect(events.filter((e) => e.ph !== 'M').map((e) => e.name)).toEqual(['x', 'lost 42 events', 'y']);
+    expect(events.find((e) => e.cat === 'lost')).toEqual({
+      name: 'lost 42 events',
+      cat: 'lost',
+      ph: 'i',
+      s: 'p',
+      ts: 2,
+      pid: 1,
+      tid: 0,
+      args: { cpu: 1, count: 42 },
+    });
+    expect(events).toContainEqual(expect.objectContaining({ name: 'process_name', pid: 1 }));
+  });
 });

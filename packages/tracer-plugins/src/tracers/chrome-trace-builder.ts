@@ -26,6 +26,9 @@ export interface ChromeTraceOptions {
   readonly complete?: boolean;
 }
 
+/** What the tracks mean, as each CPU's `process_labels` metadata says. */
+const TRACK_LABELS = 'pid = CPU number, tid = task pid';
+
 /** An entry still waiting for its return on one task. */
 interface OpenEntry {
   readonly hit: ChromeTraceHit;
@@ -37,7 +40,7 @@ interface OpenEntry {
  * Turns a time-ordered stream of entries, returns and instants into a Chrome Trace Event document
  * (the object form, `ts` in µs of virtual time) that Perfetto UI and chrome://tracing open. Tracks are
  * per CPU (`pid` = CPU) and task (`tid` = pid), named by `M` metadata events (`process_name`
- * `CPU <n>`, `thread_name` `<comm>-<pid>`). An entry and the next return of the same function on the
+ * `CPU <n>`, `thread_name` `<comm>-<pid>`, `process_labels` saying so, and `otherData.pid`/`otherData.tid`). An entry and the next return of the same function on the
  * same task become a `B`/`E` pair (or one `X` event) on the entry's CPU track, so pairs always nest per
  * task: a return pops the task's innermost open entry of that function, and entries above it that
  * never returned (a missed kretprobe) become instant events, as do returns with no entry and entries
@@ -110,12 +113,31 @@ export class ChromeTraceBuilder {
     this.#events.push({ name: e.name, cat: hit.cat, ph: 'E', ts: hit.ts / 1000, pid: e.cpu, tid: e.tid, args });
   }
 
+  /**
+   * Marks a gap: `count` records of `cpu` were lost before `ts` (ns). It becomes an instant event on
+   * the CPU's process track (`s: 'p'`), named `lost <count> events`, so a gap is never silent.
+   */
+  lost(cpu: number, count: number, ts: number): void {
+    this.#cpus.add(cpu);
+    this.#events.push({
+      name: `lost ${count} events`,
+      cat: 'lost',
+      ph: 'i',
+      s: 'p',
+      ts: ts / 1000,
+      pid: cpu,
+      tid: 0,
+      args: { cpu, count },
+    });
+  }
+
   /** The document: metadata events first, then every event in time order. */
   document(): ChromeTraceDocument {
     const meta: ChromeTraceEvent[] = [];
     for (const cpu of [...this.#cpus].sort((a, b) => a - b)) {
       meta.push({ name: 'process_name', ph: 'M', pid: cpu, tid: 0, args: { name: `CPU ${cpu}` } });
       meta.push({ name: 'process_sort_index', ph: 'M', pid: cpu, tid: 0, args: { sort_index: cpu } });
+      meta.push({ name: 'process_labels', ph: 'M', pid: cpu, tid: 0, args: { labels: TRACK_LABELS } });
     }
     for (const t of this.#threads.values()) {
       meta.push({ name: 'thread_name', ph: 'M', pid: t.cpu, tid: t.tid, args: { name: `${t.comm}-${t.tid}` } });
@@ -131,7 +153,7 @@ export class ChromeTraceBuilder {
     return {
       traceEvents: [...meta, ...events],
       displayTimeUnit: 'ns',
-      otherData: { tool: 'int3 chrome-trace', clock: 'virtual' },
+      otherData: { tool: 'int3 chrome-trace', clock: 'virtual', pid: 'CPU number', tid: 'task pid' },
     };
   }
 

@@ -1,6 +1,6 @@
 /**
  * One Chrome Trace Event: `X` (complete: ts + dur), `B`/`E` (begin/end), `i` (instant, `s: 't'` thread
- * scope) or `M` (metadata: process_name, thread_name). Times are microseconds.
+ * scope, `s: 'p'` process scope) or `M` (metadata: process_name, thread_name). Times are microseconds.
  *
  * @see https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU (Trace Event Format)
  */
@@ -12,7 +12,7 @@ export interface ChromeTraceEvent {
   readonly ts?: number;
   readonly dur?: number;
   readonly cat?: string;
-  readonly s?: 't';
+  readonly s?: 't' | 'p';
   readonly args?: Readonly<Record<string, string | number | readonly (string | number)[]>>;
 }
 
