@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The README's commands on a machine that has only Node 20 and npm: get the pinned pnpm, install the
 // locked dependencies (skipped when nothing changed since the last install), build what the command
-// needs, and run it. `node scripts/bootstrap.mjs demo|test|bench [args...]`.
+// needs, and run it. `node scripts/bootstrap.mjs demo|test|bench|docs|docs:build [args...]`.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -92,6 +92,7 @@ switch (command) {
   case 'test': {
     must(biome, ['check', '.'], 'lint (biome check)');
     must(tsc, ['-b'], 'typecheck and build (tsc -b)');
+    ensureChromium();
     const status = run(turbo, ['run', 'test', '--output-logs=errors-only', '--continue', ...rest]);
     process.exit(reportTotals(status));
     break;
@@ -101,9 +102,42 @@ switch (command) {
     process.exit(run(turbo, ['run', 'bench', '--concurrency=1', '--output-logs=full', ...rest]));
     break;
   }
+  case 'docs:build':
+  case 'docs': {
+    // The site's examples are run by the built CLI; the API pages are TypeDoc's. Extra arguments go to
+    // `vitepress build` (e.g. `--base /int3/` for a site served under a path).
+    must(tsc, ['-b'], 'build');
+    const docs = join(root, 'apps', 'docs');
+    const bin = (name) => join(docs, 'node_modules', '.bin', name);
+    const inDocs = { cwd: docs };
+    if (run(bin('typedoc'), [], inDocs) !== 0) process.exit(1);
+    if (run(bin('vitepress'), ['build', ...rest], inDocs) !== 0) process.exit(1);
+    console.log(`bootstrap: the site is in ${join(docs, 'site')}`);
+    if (command === 'docs') process.exit(run(bin('vitepress'), ['preview', ...rest], inDocs));
+    break;
+  }
   default:
-    console.error(`bootstrap: unknown command '${command}' (expected demo, test or bench)`);
+    console.error(`bootstrap: unknown command '${command}' (expected demo, test, bench, docs or docs:build)`);
     process.exit(2);
+}
+
+/** True when `name` is an executable on PATH. */
+function onPath(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], quiet).status === 0;
+}
+
+/**
+ * The docs' browser tests drive Debian's Chromium. When none is found (INT3_CHROMIUM or PATH) and this
+ * runs as root with apt, install it; otherwise the tests themselves fail (CI=true) or skip saying why.
+ */
+function ensureChromium() {
+  if (process.env.INT3_CHROMIUM || onPath('chromium') || onPath('chromium-browser')) return;
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) return;
+  console.error("bootstrap: installing Debian's chromium for the browser tests (apt-get)");
+  const apt = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'ignore', 'inherit'] };
+  if (run('apt-get', ['update'], apt) !== 0 || run('apt-get', ['install', '-y', 'chromium'], apt) !== 0) {
+    console.error('bootstrap: apt-get install chromium failed; the browser tests will say so');
+  }
 }
 
 /** Sums the per-package vitest JSON reports into one closing line: `tests: N passed, N failed, N skipped`. */
@@ -117,6 +151,7 @@ function reportTotals(status) {
     'packages/tracer-plugins',
     'packages/cli',
     'examples/plugin-syscount',
+    'apps/docs',
   ];
   for (const dir of dirs) {
     const file = join(root, dir, 'test-results.json');
