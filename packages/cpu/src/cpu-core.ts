@@ -50,14 +50,15 @@ export class CpuCore extends CpuState {
   /** Address of the memory destination read by readDst. */
   mal = 0;
   mah = 0;
-  readonly rTagLo = new Int32Array(TLB_SIZE).fill(1);
-  readonly rTagHi = new Int32Array(TLB_SIZE);
+  // Annotated: an inferred `Int32Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
+  readonly rTagLo: Int32Array = new Int32Array(TLB_SIZE).fill(1);
+  readonly rTagHi: Int32Array = new Int32Array(TLB_SIZE);
   readonly rPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
-  readonly wTagLo = new Int32Array(TLB_SIZE).fill(1);
-  readonly wTagHi = new Int32Array(TLB_SIZE);
+  readonly wTagLo: Int32Array = new Int32Array(TLB_SIZE).fill(1);
+  readonly wTagHi: Int32Array = new Int32Array(TLB_SIZE);
   readonly wPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
-  readonly fTagLo = new Int32Array(TLB_SIZE).fill(1);
-  readonly fTagHi = new Int32Array(TLB_SIZE);
+  readonly fTagLo: Int32Array = new Int32Array(TLB_SIZE).fill(1);
+  readonly fTagHi: Int32Array = new Int32Array(TLB_SIZE);
   readonly fPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
   /**
    * The fetch entry most recently displaced from its slot (a one-entry victim cache): two code pages

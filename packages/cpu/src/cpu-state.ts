@@ -9,10 +9,11 @@ const ARITH = 0x8d5;
  * @see Intel SDM Vol. 1 §3.4 (basic program execution registers)
  */
 export class CpuState {
+  // Annotated: an inferred `Int32Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
   /** Low 32 bits of each GPR. */
-  readonly R = new Int32Array(16);
+  readonly R: Int32Array = new Int32Array(16);
   /** High 32 bits of each GPR. */
-  readonly H = new Int32Array(16);
+  readonly H: Int32Array = new Int32Array(16);
   ripLo = 0;
   ripHi = 0;
   /** RFLAGS; its arithmetic bits are stale while `lop` is not LazyOp.None. */

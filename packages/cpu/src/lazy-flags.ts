@@ -6,8 +6,9 @@
  */
 export const LazyOp = { None: 0, Add: 1, Sub: 2, Logic: 3, Inc: 4, Dec: 5, Result: 6, Imul: 7 } as const;
 
+// Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
 /** Even parity of each byte value (1 = PF set). */
-export const PARITY = new Uint8Array(256).map((_, v) => {
+export const PARITY: Uint8Array = new Uint8Array(256).map((_, v) => {
   let n = v;
   n ^= n >> 4;
   n ^= n >> 2;

@@ -11,8 +11,9 @@ export const MAX_INSN_LENGTH = 15;
  * @see Intel SDM Vol. 3A §4.5 (paging) and §11.6 (self-modifying code)
  */
 export class Page {
-  readonly data = new Uint8Array(PAGE_SIZE);
-  readonly view = new DataView(this.data.buffer);
+  // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
+  readonly data: Uint8Array = new Uint8Array(PAGE_SIZE);
+  readonly view: DataView = new DataView(this.data.buffer);
   flags: number;
   /** Decoded instruction per start offset, or null when nothing on the page was decoded. */
   code: (Insn | null)[] | null = null;

@@ -22,7 +22,8 @@ export function bpfLog2l(v: number): number {
  * h.add(1500); // slot 11: 1024 -> 2047
  */
 export class Log2Histogram {
-  readonly slots = new Float64Array(BUCKETS);
+  // Annotated: an inferred `Float64Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
+  readonly slots: Float64Array = new Float64Array(BUCKETS);
   count = 0;
   total = 0;
 
