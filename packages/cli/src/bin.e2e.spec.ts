@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sampleElfUrl } from '@int3/cpu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleImagePath } from './call/sample-image-path.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -155,7 +155,7 @@ describe('int3 call', () => {
   });
 
   it('should use the sample image without --image', () => {
-    const sample = sampleImagePath()!;
+    const sample = fileURLToPath(sampleElfUrl());
     const r = int3('call', 'div_s64', '-100', '7');
     if (existsSync(sample)) expect(r.stdout).toBe(`return: ${2n ** 64n - 14n}\n`);
     else expectOneLineError(r, 2, /cannot read sample image '.*sample\/sample\.elf': no such file/);

@@ -6,6 +6,7 @@ describe('@int3/cpu exports', () => {
     expect(Object.keys(api).sort()).toEqual([
       'AddressSpace',
       'Cpu',
+      'DEFAULT_MAX_INSNS',
       'ElfError',
       'ElfErrorCode',
       'ExceptionVector',
@@ -19,11 +20,14 @@ describe('@int3/cpu exports', () => {
       'Selector',
       'SymbolTable',
       'UNDEFINED_FLAGS',
+      'argumentBytes',
+      'callGuestFunction',
       'disassemble',
       'hi32',
       'lo32',
       'loadElf',
       'parseElf',
+      'sampleElfUrl',
       'toBig',
     ]);
   });

@@ -1,4 +1,12 @@
 export { AddressSpace } from './address-space.js';
+export { argumentBytes, type CallArgument } from './call/call-argument.js';
+export {
+  type CallGuestFunctionOptions,
+  callGuestFunction,
+  DEFAULT_MAX_INSNS,
+  type GuestCall,
+  type GuestCallOutcome,
+} from './call/call-guest-function.js';
 export { Cpu, type CpuOptions } from './cpu.js';
 export type { CpuContext } from './cpu-context.js';
 export { hi32, lo32, toBig } from './cpu-core.js';
@@ -32,6 +40,7 @@ export { PAGE_SIZE, PageFlags } from './page-flags.js';
 export { Reg, type RegIndex } from './reg.js';
 export { Rflags } from './rflags.js';
 export type { RunResult } from './run-result.js';
+export { sampleElfUrl } from './sample-elf.js';
 export { Selector } from './selector.js';
 export type { TrapEvent } from './trap-event.js';
 export { UNDEFINED_FLAGS } from './undefined-flags.js';

@@ -1,7 +1,7 @@
+import { argumentBytes, type CallArgument } from '@int3/cpu';
 import { KernelError } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import type { TracedSession } from '../tracing/traced-session.js';
-import { argumentBytes, type CallArgument } from './call-argument.js';
 import { suggestNames } from './suggest-names.js';
 
 /** What a kernel function returned, and what the call cost. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { ElfError, type ElfFile, parseElf, SymbolTable } from '@int3/cpu';
+import { fileURLToPath } from 'node:url';
+import { ElfError, type ElfFile, parseElf, SymbolTable, sampleElfUrl } from '@int3/cpu';
 import { CliError } from '../cli-error.js';
-import { sampleImagePath } from './sample-image-path.js';
 
 /** A parsed, linked image with its symbols. */
 export interface GuestImage {
@@ -15,9 +15,7 @@ export interface GuestImage {
  * or malformed file is a usage {@link CliError} whose message says which file and what is wrong.
  */
 export function loadImage(path: string | undefined, command: string): GuestImage {
-  const file = path ?? sampleImagePath();
-  if (file === undefined)
-    throw new CliError('usage', 'cannot locate the @int3/cpu package for its sample image', command);
+  const file = path ?? fileURLToPath(sampleElfUrl());
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);

@@ -1,5 +1,5 @@
+import type { CallArgument } from '@int3/cpu';
 import { CliError } from '../cli-error.js';
-import type { CallArgument } from './call-argument.js';
 
 /** The largest `buf:N` accepted (16 MiB). */
 export const MAX_BUF_SIZE = 16 * 1024 * 1024;

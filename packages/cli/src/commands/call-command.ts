@@ -1,9 +1,8 @@
-import { ElfError, MemoryError } from '@int3/cpu';
+import { callGuestFunction, ElfError, type GuestCall, MemoryError } from '@int3/cpu';
 import { jsonLine, TraceJsonLines } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
 import { describeStop } from '../call/describe-stop.js';
-import { callGuestFunction } from '../call/guest-call.js';
 import { loadImage } from '../call/load-image.js';
 import { parseCallArgument, parseCount } from '../call/parse-call-argument.js';
 import { resolveFunction } from '../call/resolve-function.js';
@@ -102,9 +101,9 @@ function runCall(command: Command, symbol: string, rawArgs: string[], options: C
   const image = loadImage(options.image, 'call');
   const address = resolveFunction(image, symbol, 'call');
   // Step 3: the call.
-  let call: ReturnType<typeof callGuestFunction>;
+  let call: GuestCall;
   try {
-    call = callGuestFunction(image, address, args, maxInsns);
+    call = callGuestFunction(image.file, address, args, { maxInsns });
   } catch (error) {
     if (error instanceof ElfError) throw new CliError('usage', `bad image: ${error.message}`, 'call');
     if (error instanceof MemoryError) throw new CliError('failure', `cannot set up the call: ${error.message}`);

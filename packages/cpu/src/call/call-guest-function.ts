@@ -1,6 +1,13 @@
-import { AddressSpace, Cpu, loadElf, PageFlags, Reg, type RunResult, Selector, type TrapEvent } from '@int3/cpu';
+import { AddressSpace } from '../address-space.js';
+import { Cpu } from '../cpu.js';
+import type { ElfFile } from '../elf/elf-file.js';
+import { loadElf } from '../elf/load-elf.js';
+import { PageFlags } from '../page-flags.js';
+import { Reg } from '../reg.js';
+import type { RunResult } from '../run-result.js';
+import { Selector } from '../selector.js';
+import type { TrapEvent } from '../trap-event.js';
 import { argumentBytes, type CallArgument } from './call-argument.js';
-import type { GuestImage } from './load-image.js';
 
 /** Top of the 64 KiB call stack (the kernel's vmalloc area, where Linux puts kernel stacks). */
 export const CALL_STACK_TOP = 0xffffc900_00100000n;
@@ -8,11 +15,20 @@ export const CALL_STACK_TOP = 0xffffc900_00100000n;
 export const CALL_STACK_SIZE = 0x10000;
 /** The Gate page whose address is the called function's return address. */
 export const CALL_RETURN_GATE = 0xffffc900_00200000n;
-/** Where `str:`/`buf:` arguments are copied. */
+/** Where pointer arguments (`str`, `buf`, `bytes`) are copied. */
 export const CALL_SCRATCH = 0xffffc900_00300000n;
+
+/** The instruction budget of a call when the options give none. */
+export const DEFAULT_MAX_INSNS = 1_000_000_000;
 
 const ARG_REGS = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9] as const;
 const PAGE = 4096;
+
+/** Options of {@link callGuestFunction}. */
+export interface CallGuestFunctionOptions {
+  /** The instruction budget: past it the call stops with `{ reason: 'budget' }` (default 10^9). */
+  readonly maxInsns?: number;
+}
 
 /** How a guest call ended. */
 export type GuestCallOutcome =
@@ -37,25 +53,33 @@ export interface GuestCall {
 }
 
 /**
- * Calls a function of a linked image the way the kernel calls a C function: ring 0 (cs KERNEL_CS,
- * IF clear) on a fresh 64 KiB stack, SysV arguments in rdi, rsi, rdx, rcx, r8, r9, and a return
- * address on a Gate page so the final `ret` stops the CPU with `{ reason: 'gate' }`.
+ * Calls a function of a linked (ET_EXEC) image the way the kernel calls a C function: the image is
+ * loaded into a fresh address space, the CPU runs in ring 0 (cs KERNEL_CS, IF clear) on a fresh 64 KiB
+ * stack, SysV arguments in rdi, rsi, rdx, rcx, r8, r9 (`str`, `buf` and `bytes` arguments are copied
+ * into guest memory and passed by address), and the return address is a Gate page, so the final `ret`
+ * stops the CPU. A fault, a `hlt` or the exhausted budget is an outcome, not an exception.
  *
- * @param maxInsns the instruction budget (the run stops with `{ reason: 'budget' }`)
+ * @param image the parsed image ({@link parseElf})
+ * @param address the function's entry (e.g. `SymbolTable.fromElf(image).lookup(name).address`)
+ * @param args at most six arguments
+ * @throws RangeError for more than six arguments; ElfError or MemoryError when the image cannot be loaded
  * @see System V AMD64 ABI §3.2.3 (parameter passing), §3.2.2 (stack aligned to 16 at the call)
  * @example
- * const call = callGuestFunction(image, image.symbols.lookup('div_s64')!.address, [int(-100n), int(7n)], 1e6);
+ * const elf = parseElf(readFileSync(sampleElfUrl()));
+ * const crc32 = SymbolTable.fromElf(elf).lookup('hash_crc32')!.address;
+ * const call = callGuestFunction(elf, crc32, [{ kind: 'str', text: '123456789' }, { kind: 'int', value: 9n }]);
+ * call.outcome; // { kind: 'returned', value: 3421780262n }
  */
 export function callGuestFunction(
-  image: GuestImage,
+  image: ElfFile,
   address: bigint,
-  args: readonly CallArgument[],
-  maxInsns: number,
+  args: readonly CallArgument[] = [],
+  options: CallGuestFunctionOptions = {},
 ): GuestCall {
   if (args.length > ARG_REGS.length) throw new RangeError(`at most ${ARG_REGS.length} arguments`);
   // Step 1: a fresh address space with the image, a stack, the return gate and the scratch area.
   const space = new AddressSpace();
-  loadElf(image.file, space);
+  loadElf(image, space);
   const data = args.map(argumentBytes);
   space.map(
     CALL_STACK_TOP - BigInt(CALL_STACK_SIZE),
@@ -81,7 +105,7 @@ export function callGuestFunction(
   const subscription = cpu.traps$.subscribe((event) => traps.push(event));
   let result: RunResult;
   try {
-    result = cpu.run(maxInsns);
+    result = cpu.run(options.maxInsns ?? DEFAULT_MAX_INSNS);
   } finally {
     subscription.unsubscribe();
   }
