@@ -84,8 +84,9 @@ export function registerReplayCommand(program: Command): void {
         plan.filters.length > 0 ||
         globals.plugins.length > 0 ||
         globals.tracers.length > 0;
-      // Step 1: boot from the log's config, stopped before its first input.
-      const c = createCliContainer(cmd, () => replayTracedSession(log, logPath, image, -1));
+      // Step 1: boot from the log's config, stopped before its first input (no log is written: the
+      // events the inputs cause are not journaled).
+      const c = createCliContainer(cmd, () => replayTracedSession(log, logPath, image, -1, { recordEvents: false }));
       const traced = c.get<TracedSession>(CliTokens.TracedSession);
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
       const terminal = c.get<Terminal>(CliTokens.Terminal);

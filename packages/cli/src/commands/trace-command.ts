@@ -85,7 +85,8 @@ export async function traceRun(
 ): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
   const image = readKernelImage(options.image, command);
-  const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus));
+  const recordEvents = command === 'record';
+  const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus, { recordEvents }));
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   const terminal = c.get<Terminal>(CliTokens.Terminal);

@@ -47,6 +47,17 @@ export function readKernelImage(path: string | undefined, command: string): Kern
   }
 }
 
+/** How {@link createTracedSession} journals. */
+export interface TracedSessionOptions {
+  /**
+   * Journal the events the inputs cause (traps, die notifications, task events, printk) as well as
+   * the inputs and checkpoints: for a log that is written (`record`), or numbered as a recorded one
+   * (`replay --at`). Default false for a new session (a command that never writes its log keeps no
+   * event of a long run in memory), true for a replay.
+   */
+  readonly recordEvents?: boolean;
+}
+
 /**
  * Boots a new session on `cpus` CPUs with kprobes and a tracefs whose writes are session inputs.
  *
@@ -54,10 +65,20 @@ export function readKernelImage(path: string | undefined, command: string): Kern
  * const t = createTracedSession(readKernelImage(undefined, 'trace'), 2);
  * applyTracefsWrite(t, 'kprobe_events', 'p:open do_sys_open', true);
  */
-export function createTracedSession(image: KernelImageFile, cpus: number): TracedSession {
+export function createTracedSession(
+  image: KernelImageFile,
+  cpus: number,
+  options: TracedSessionOptions = {},
+): TracedSession {
   let session: Session;
   try {
-    session = Session.create({ image: image.bytes, imageName: image.name, cpus, programs: sampleProgram });
+    session = Session.create({
+      image: image.bytes,
+      imageName: image.name,
+      cpus,
+      programs: sampleProgram,
+      recordEvents: options.recordEvents ?? false,
+    });
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('usage', `cannot boot ${image.name}: ${error.message}`);
     throw error;
@@ -78,7 +99,9 @@ export function createTracedSession(image: KernelImageFile, cpus: number): Trace
  * Replays a recorded log on a new machine with kprobes and a tracefs, up to the first stop point after
  * entry `stopAfterEntry` (`Session.replay`'s), checking every state hash on the way: -1 stops before
  * the first input, where the caller adds probes and tracers and then applies the inputs itself
- * ({@link replayRecordedInputs}). A corrupt or foreign log is a usage error.
+ * ({@link replayRecordedInputs}). The replaying session journals caused events as the recording did
+ * (so its entries are numbered as the log's) unless `recordEvents` is false. A corrupt or foreign log
+ * is a usage error.
  *
  * @see Session.replay
  */
@@ -87,6 +110,7 @@ export function replayTracedSession(
   logName: string,
   image: KernelImageFile,
   stopAfterEntry: number,
+  options: TracedSessionOptions = {},
 ): TracedSession {
   let traced: TracedSession | undefined;
   const handlers = new Map<string, InputHandler>([
@@ -100,6 +124,7 @@ export function replayTracedSession(
       programs: sampleProgram,
       handlers,
       stopAfterEntry,
+      recordEvents: options.recordEvents ?? true,
       before: (session) => {
         traced = attach(session);
       },

@@ -1,0 +1,35 @@
+import type { LogEntry } from '@int3/kernel';
+import { describe, expect, it } from 'vitest';
+import { applyTracefsWrite, createTracedSession, readKernelImage } from './traced-session.js';
+
+const image = readKernelImage(undefined, 'trace');
+
+/** The log after a probed run of `fork 2` and `cat`. */
+function journaled(recordEvents: boolean | undefined): readonly LogEntry[] {
+  const t = createTracedSession(image, 2, recordEvents === undefined ? {} : { recordEvents });
+  applyTracefsWrite(t, 'kprobe_events', 'p:open do_sys_open\n', true);
+  applyTracefsWrite(t, 'events/enable', '1\n', false);
+  t.session.runWorkloads([
+    ['fork', '2'],
+    ['cat', '/etc/motd'],
+  ]);
+  expect(t.fs.buffer.entriesWritten).toBeGreaterThan(0);
+  return t.session.log();
+}
+
+const inputsAndCheckpoints = (log: readonly LogEntry[]) =>
+  log.filter((e) => e.type === 'config' || e.type === 'checkpoint' || e.type.startsWith('input:'));
+
+describe(createTracedSession, () => {
+  it('should journal the events inputs cause when the log is to be written', () => {
+    const types = journaled(true).map((e) => e.type);
+    expect(types).toContain('task:created');
+    expect(types).toContain('trap:raised');
+  });
+
+  it('should journal only inputs and their checkpoints by default, the same ones', () => {
+    const log = journaled(undefined);
+    expect(log).toEqual(inputsAndCheckpoints(log));
+    expect(log).toEqual(inputsAndCheckpoints(journaled(true)));
+  });
+});
