@@ -66,6 +66,16 @@ describe(TraceFs, () => {
     expect(errnoOf(() => fs.write('buffer_size_kb', '0'))).toBe('EINVAL');
   });
 
+  it('should refuse a buffer_size_kb it cannot allocate with ENOMEM, keeping the buffer it has', () => {
+    const { fs } = bootTraceFs(2);
+    fs.write('buffer_size_kb', '65536');
+    expect(fs.read('buffer_total_size_kb')).toBe('131072\n');
+    for (const kb of ['65537', '99999999999', '0xffffffffffff']) {
+      expect(errnoOf(() => fs.write('buffer_size_kb', kb))).toBe('ENOMEM');
+    }
+    expect(fs.read('buffer_size_kb')).toBe('65536\n');
+  });
+
   it('should log rejected commands to error_log with a caret and clear it (kprobe_syntax_errors)', () => {
     const { fs } = bootTraceFs();
     expect(errnoOf(() => fs.write('kprobe_events', 'p vfs_read $retval'))).toBe('EINVAL');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TraceBuffer } from './trace-buffer.js';
+import { MAX_BUFFER_SIZE_KB, TraceBuffer } from './trace-buffer.js';
 
 const rec = (tag: number) => new Uint8Array(8).fill(tag);
 
@@ -55,6 +55,29 @@ describe(TraceBuffer, () => {
     buf.write(1, 1, rec(1));
     buf.resize(2);
     expect([buf.entries, buf.bufferSizeKb, buf.bufferTotalSizeKb, buf.cpu(1).capacity]).toEqual([0, 2, 4, 2048]);
+  });
+
+  it('should hold at most buffer_size_kb per CPU however many records come, in the one allocation', () => {
+    const buf = new TraceBuffer({ cpus: 2, bufferSizeKb: 4 });
+    const storage = [buf.cpu(0).bytes, buf.cpu(1).bytes];
+    const record = new Uint8Array(60);
+    for (let i = 0; i < 100_000; i++) buf.write(i & 1, i, record);
+    for (const cpu of [0, 1]) {
+      const ring = buf.cpu(cpu);
+      expect(ring.bytes).toBe(storage[cpu]);
+      expect(ring.capacity).toBe(4096);
+      expect(ring.stats().bytes).toBeLessThanOrEqual(4096);
+      expect(ring.entries + ring.overrun).toBe(50_000);
+    }
+  });
+
+  it('should refuse a size above MAX_BUFFER_SIZE_KB per CPU', () => {
+    expect(() => new TraceBuffer({ cpus: 1, bufferSizeKb: MAX_BUFFER_SIZE_KB + 1 })).toThrow(RangeError);
+    const buf = new TraceBuffer({ cpus: 1, bufferSizeKb: 1 });
+    expect(() => buf.resize(MAX_BUFFER_SIZE_KB + 1)).toThrow(
+      `buffer_size_kb must be an integer from 1 to ${MAX_BUFFER_SIZE_KB}, got ${MAX_BUFFER_SIZE_KB + 1}`,
+    );
+    expect(buf.bufferSizeKb).toBe(1);
   });
 
   it('should stamp reservations with the clock when no timestamp is given', () => {

@@ -5,6 +5,16 @@ import { TraceIterator } from './trace-iterator.js';
 /** The kernel's default per-CPU `buffer_size_kb` (trace_buf_size = 1441792 bytes). */
 export const DEFAULT_BUFFER_SIZE_KB = 1408;
 
+/**
+ * The largest per-CPU `buffer_size_kb`: 64 MiB (`--buffer-size`'s limit too). Each CPU's buffer is
+ * one allocation of exactly that size, made when the size is set and never grown by tracing, so the
+ * trace holds at most this much per CPU however long the run. The kernel refuses a size it cannot
+ * allocate with ENOMEM; this is the size int3 can.
+ *
+ * @see kernel/trace/ring_buffer.c ring_buffer_resize()
+ */
+export const MAX_BUFFER_SIZE_KB = 65_536;
+
 /** How to build a {@link TraceBuffer}. */
 export interface TraceBufferOptions {
   /** Number of CPUs (`#P:` in the header); one ring buffer each. */
@@ -168,6 +178,8 @@ export class TraceBuffer {
 }
 
 function checkSizeKb(kb: number): number {
-  if (!Number.isInteger(kb) || kb < 1) throw new RangeError(`buffer_size_kb must be a positive integer, got ${kb}`);
+  if (!Number.isInteger(kb) || kb < 1 || kb > MAX_BUFFER_SIZE_KB) {
+    throw new RangeError(`buffer_size_kb must be an integer from 1 to ${MAX_BUFFER_SIZE_KB}, got ${kb}`);
+  }
   return kb;
 }

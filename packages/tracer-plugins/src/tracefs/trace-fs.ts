@@ -1,7 +1,7 @@
 import type { Machine } from '@int3/kernel';
 import type { Kprobes } from '@int3/kprobes';
 import { ErrorLog } from '../probe-events/error-log.js';
-import { TraceBuffer } from '../ring-buffer/trace-buffer.js';
+import { MAX_BUFFER_SIZE_KB, TraceBuffer } from '../ring-buffer/trace-buffer.js';
 import { TraceFormatter } from '../trace-output/trace-formatter.js';
 import { eventsNode } from './events-dir.js';
 import { KprobeEvents } from './kprobe-events.js';
@@ -214,6 +214,9 @@ export class TraceFs {
           (t) => {
             const kb = parseUlong(t, 'buffer_size_kb');
             if (kb === 0) throw new TraceFsError('EINVAL', 'buffer_size_kb: must be at least 1');
+            if (kb > MAX_BUFFER_SIZE_KB) {
+              throw new TraceFsError('ENOMEM', `buffer_size_kb: at most ${MAX_BUFFER_SIZE_KB} KiB per CPU`);
+            }
             buf.resize(kb);
           },
         );
