@@ -19,6 +19,8 @@ describe('@int3/tracer-plugins exports', () => {
       'TraceJsonLines',
       'TracerHost',
       'TracerTokens',
+      'escapeControls',
+      'escapeTraceBytes',
       'exportChromeTrace',
       'exportTraceJson',
       'jsonLine',

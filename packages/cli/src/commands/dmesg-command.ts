@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeControls } from '../runtime/escape-controls.js';
 import { addInspectOptions, bootTraced, type InspectOptions } from '../tracing/boot-traced.js';
 import { writeOut } from '../write-out.js';
 
@@ -9,6 +10,7 @@ export function registerDmesgCommand(program: Command): void {
   )
     .addHelpText('after', "\nExample:\n  $ int3 dmesg --run 'fault'\n  [    0.000000] Linux version ...")
     .action(async (options: InspectOptions, cmd: Command) => {
-      writeOut(cmd, (await bootTraced(cmd, options, 'dmesg')).session.machine.printk.dmesg());
+      // printk lines of guest modules: escaped before they reach a terminal.
+      writeOut(cmd, escapeControls((await bootTraced(cmd, options, 'dmesg')).session.machine.printk.dmesg()));
     });
 }

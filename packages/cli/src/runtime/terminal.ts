@@ -1,3 +1,5 @@
+import { escapeControls } from './escape-controls.js';
+
 /** SGR escape sequences the CLI paints with. */
 export const Style = Object.freeze({
   bold: '1',
@@ -73,11 +75,11 @@ export class Terminal {
     return this.colorErr ? paint(style, text) : text;
   }
 
-  /** A note on stderr (`int3: TEXT`), dropped by `--quiet`. */
+  /** A note on stderr (`int3: TEXT`, its control characters escaped), dropped by `--quiet`. */
   note(text: string): void {
     if (this.#o.quiet) return;
     this.endProgress();
-    this.#o.writeErr(`${this.paintErr(Style.dim, 'int3:')} ${text}\n`);
+    this.#o.writeErr(`${this.paintErr(Style.dim, 'int3:')} ${escapeControls(text)}\n`);
   }
 
   /** Redraws the progress line on a TTY, at most every 100 ms; `force` skips the throttle. */

@@ -5,6 +5,7 @@ import { TraceFsError } from '@int3/tracer-plugins';
 import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
 import { parseCallArgument } from '../call/parse-call-argument.js';
 import { CliError } from '../cli-error.js';
+import { escapeControls } from '../runtime/escape-controls.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import { strerror } from '../tracing/run-trace.js';
 import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
@@ -95,7 +96,8 @@ export class TracefsShell {
           this.fail('cat: missing operand');
           return;
         }
-        for (const path of texts) this.io.out(this.t.fs.read(path));
+        // saved_cmdlines holds the guest's comms, error_log and kprobe_events what was written.
+        for (const path of texts) this.io.out(escapeControls(this.t.fs.read(path)));
         return;
       case 'ls':
         for (const entry of this.t.fs.ls(texts[0] ?? '.')) this.io.out(`${entry}\n`);
@@ -171,8 +173,8 @@ export class TracefsShell {
     const outcome = this.interrupt
       ? await runWorkloadsSliced(this.t, [argvParsed], { interrupt: this.interrupt })
       : this.t.session.runWorkloads([argvParsed]);
-    // The workload's own output, as a shell shows what a command printed.
-    for (const write of writes.slice(start)) this.io.out(write.text);
+    // The workload's own output, as a shell shows what a command printed (its control characters escaped).
+    for (const write of writes.slice(start)) this.io.out(escapeControls(write.text));
     if (outcome.reason === 'interrupted') {
       this.interrupted = true;
       this.fail(`run: interrupted at ${formatTimestamp(outcome.at).trim()} s of virtual time`);

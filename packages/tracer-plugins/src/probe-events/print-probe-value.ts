@@ -1,15 +1,14 @@
 import type { FormatContext } from '../events/trace-event-type.js';
+import { escapeTraceBytes } from '../trace-output/escape-control.js';
 import type { FetchType } from './fetch-type.js';
 
 /** What the kernel prints for a string whose fetch failed. @see FAULT_STRING */
 export const FAULT_STRING = '(fault)';
 
-/** Strings longer than this go through the decoder; shorter ASCII ones are built directly. */
+/** Strings longer than this go through the escaper; shorter printable-ASCII ones are built directly. */
 const SHORT_STRING = 64;
 /** 2^53 / 2^32: a u64 whose high half is below this is exact as a JS number. */
 const SAFE_HI = 0x200000;
-
-const decoder = new TextDecoder('latin1');
 
 /** Byte → its hex digits without and with a leading zero (`toString(16)` is slow on the formatting path). */
 const HEX1: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16));
@@ -56,7 +55,10 @@ function u64Hex(view: DataView, at: number): string {
   return hi === 0 ? hex32(lo) : hex32(hi) + hex32Padded(lo);
 }
 
-/** A `__data_loc` string: `(fault)` when its length is 0, else the quoted bytes up to the NUL. */
+/**
+ * A `__data_loc` string: `(fault)` when its length is 0, else the quoted bytes up to the NUL, escaped
+ * for a terminal ({@link escapeTraceBytes}: controls and bytes that are not UTF-8 as `\xNN`).
+ */
 function printString(bytes: Uint8Array, view: DataView, at: number, base: number, end: number): string {
   const loc = view.getUint32(at, true);
   const len = loc >>> 16;
@@ -64,12 +66,13 @@ function printString(bytes: Uint8Array, view: DataView, at: number, base: number
   const start = base + (loc & 0xffff);
   const limit = Math.min(end, start + len);
   let stop = start;
-  let ascii = true;
+  let plain = true;
   while (stop < limit && bytes[stop] !== 0) {
-    if (bytes[stop] >= 0x80) ascii = false;
+    const b = bytes[stop];
+    if (b < 0x20 || b >= 0x7f || b === 0x5c) plain = false;
     stop++;
   }
-  if (!ascii || stop - start > SHORT_STRING) return `"${decoder.decode(bytes.subarray(start, stop))}"`;
+  if (!plain || stop - start > SHORT_STRING) return `"${escapeTraceBytes(bytes, start, stop)}"`;
   let s = '"';
   for (let i = start; i < stop; i++) s += String.fromCharCode(bytes[i]);
   return `${s}"`;
@@ -100,7 +103,7 @@ export function printProbeValue(
     case 'x':
       return size === 8 ? `0x${u64Hex(view, at)}` : `0x${hex32(readSmall(view, at, size, false))}`;
     case 'char':
-      return `'${String.fromCharCode(view.getUint8(at))}'`;
+      return `'${escapeTraceBytes(bytes, at, at + 1)}'`;
     case 'symbol': {
       const v = size === 8 ? view.getBigUint64(at, true) : BigInt(readSmall(view, at, size, false));
       return ctx.symbolize(v) ?? `0x${v.toString(16)}`;

@@ -52,7 +52,7 @@ export function surrogateEscapeEncode(text: string): Uint8Array {
  * Length of the well-formed UTF-8 sequence starting at `bytes[i]` (a byte ≥ 0x80), or 0 if none:
  * no overlong forms, no surrogates, nothing past U+10FFFF.
  */
-function sequenceLength(bytes: Uint8Array, i: number, end: number): number {
+export function sequenceLength(bytes: Uint8Array, i: number, end: number): number {
   const b = bytes[i];
   const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < end && bytes[i + k] >= lo && bytes[i + k] <= hi;
   if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;

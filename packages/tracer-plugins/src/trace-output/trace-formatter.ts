@@ -1,6 +1,7 @@
 import type { FormatContext, TraceEventType } from '../events/trace-event-type.js';
 import type { RingBufferEvent } from '../ring-buffer/ring-buffer-event.js';
 import type { TraceBuffer } from '../ring-buffer/trace-buffer.js';
+import { escapeControls } from './escape-control.js';
 import { tracePrintLatFmt } from './lat-fmt.js';
 import { type CommLookup, traceFindCmdline } from './trace-find-cmdline.js';
 import { printTraceHeader } from './trace-header.js';
@@ -140,12 +141,12 @@ export class TraceFormatter {
     return { symbolize: (a) => base.symbolize(a), cacheSymbols: true };
   }
 
-  /** `"%16s-%-7d"`: the comm right-aligned in 16, the pid left-aligned in 7. */
+  /** `"%16s-%-7d"`: the comm (the guest's, escaped) right-aligned in 16, the pid left-aligned in 7. */
   #pidColumn(pid: number): string {
     const comm = traceFindCmdline(pid, this.options.comm);
     let col = this.#pids.get(pid);
     if (col === undefined || col.comm !== comm) {
-      col = { comm, text: `${comm.padStart(16)}-${String(pid).padEnd(7)}` };
+      col = { comm, text: `${escapeControls(comm).padStart(16)}-${String(pid).padEnd(7)}` };
       this.#pids.set(pid, col);
     }
     return col.text;

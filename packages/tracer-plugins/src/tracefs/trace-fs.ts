@@ -2,6 +2,7 @@ import type { Machine } from '@int3/kernel';
 import type { Kprobes } from '@int3/kprobes';
 import { ErrorLog } from '../probe-events/error-log.js';
 import { MAX_BUFFER_SIZE_KB, TraceBuffer } from '../ring-buffer/trace-buffer.js';
+import { escapeControls } from '../trace-output/escape-control.js';
 import { TraceFormatter } from '../trace-output/trace-formatter.js';
 import { eventsNode } from './events-dir.js';
 import { KprobeEvents } from './kprobe-events.js';
@@ -91,7 +92,8 @@ export class TraceFs {
       eventType: (id) => this.kprobeEvents.eventById(id)?.type,
       comm: (pid) => this.#cmdlines.get(pid),
       formatContext: {
-        symbolize: (a) => (m.kallsyms.lookup(a) ? m.kallsyms.format(a) : undefined),
+        // Module symbol names come from a loaded file: escaped like any guest text.
+        symbolize: (a) => (m.kallsyms.lookup(a) ? escapeControls(m.kallsyms.format(a)) : undefined),
       },
     });
   }
