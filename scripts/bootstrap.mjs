@@ -152,6 +152,7 @@ function reportTotals(status) {
     'packages/cli',
     'examples/plugin-syscount',
     'apps/docs',
+    'tests/consumer',
   ];
   for (const dir of dirs) {
     const file = join(root, dir, 'test-results.json');
