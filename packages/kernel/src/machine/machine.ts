@@ -23,6 +23,7 @@ import { ModuleLoader } from '../modules/module-loader.js';
 import { PrintkBuffer } from '../printk/printk-buffer.js';
 import { PcpuHot, Scheduler, type SchedulerState } from '../sched/scheduler.js';
 import { Task } from '../sched/task.js';
+import { AppendOnlyHistory, type HistoryState } from '../snapshot/append-only-history.js';
 import type { MachineSnapshot } from '../snapshot/machine-snapshot.js';
 import { MachineSnapshotter } from '../snapshot/machine-snapshotter.js';
 import type { SnapshotProvider } from '../snapshot/snapshot-provider.js';
@@ -69,7 +70,7 @@ interface MachineOwnState {
   readonly loop: RunLoopState;
   readonly percpuUsed: number;
   readonly panicked: string | undefined;
-  readonly console: readonly ConsoleWrite[];
+  readonly console: HistoryState<ConsoleWrite>;
   readonly exTable: readonly (readonly [bigint, bigint])[];
 }
 
@@ -141,6 +142,8 @@ export class Machine {
   private percpuUsed = 64;
   private readonly loop: RunLoop;
   private readonly snapshotter: MachineSnapshotter;
+  /** Saves {@link console} for snapshots, sharing the writes they have in common. */
+  private readonly consoleHistory = new AppendOnlyHistory(this.console);
 
   private constructor(options: MachineOptions) {
     const ncpus = options.cpus ?? 2;
@@ -554,7 +557,7 @@ export class Machine {
       loop: this.loop.save(),
       percpuUsed: this.percpuUsed,
       panicked: this.panicked,
-      console: Object.freeze([...this.console]),
+      console: this.consoleHistory.save(),
       exTable: Object.freeze([...this.exTable]),
     });
   }
@@ -563,8 +566,7 @@ export class Machine {
     this.loop.restore(s.loop);
     this.percpuUsed = s.percpuUsed;
     this.panicked = s.panicked;
-    this.console.length = 0;
-    for (const w of s.console) this.console.push(w);
+    this.consoleHistory.restore(s.console);
     this.exTable.clear();
     for (const [at, fixup] of s.exTable) this.exTable.set(at, fixup);
   }
