@@ -5,11 +5,14 @@
 // (record writes its log) and exits 130. The peak is the process's own ru_maxrss at exit (preloaded
 // peak-rss.cjs), so the final printing and log writing are included. The resident size is also
 // sampled from /proc/<pid>/status every second (Linux), to show whether it still grows at the end.
-// Needs a build (`tsc -b`): it runs ../dist/bin.js. Options: --seconds S, --only trace|record.
+// A third run is the idle case: `int3 tracefs` with the script `sleep 100` (100 s of virtual time
+// on an idle machine), to its end.
+// Needs a build (`tsc -b`): it runs ../dist/bin.js. Options: --seconds S, --only trace|record|sleep.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -36,8 +39,11 @@ function residentKib(pid) {
   }
 }
 
-/** Runs the CLI with `argv` for `seconds`, stops it with SIGINT; resolves with what it measured. */
-function measure(argv, dir) {
+/**
+ * Runs the CLI with `argv`; after `seconds` (unless undefined: to its end) stops it with SIGINT.
+ * Resolves with what it measured.
+ */
+function measure(argv, dir, seconds) {
   const peakFile = join(dir, `peak-${argv[0]}`);
   const child = spawn(
     process.execPath,
@@ -56,7 +62,7 @@ function measure(argv, dir) {
     const kib = residentKib(child.pid);
     if (kib !== undefined) samples.push(kib);
   }, 1000);
-  const stop = setTimeout(() => child.kill('SIGINT'), seconds * 1000);
+  const stop = seconds === undefined ? undefined : setTimeout(() => child.kill('SIGINT'), seconds * 1000);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
@@ -77,18 +83,27 @@ function measure(argv, dir) {
 
 const dir = mkdtempSync(join(tmpdir(), 'int3-memory-bench-'));
 try {
+  const script = join(dir, 'sleep.sh');
+  writeFileSync(script, 'sleep 100\n');
   const runs = [
     ['trace', ['trace', '--run', WORKLOAD]],
     ['record', ['record', '-o', join(dir, 'run.int3log'), '--run', WORKLOAD]],
+    ['sleep', ['tracefs', '--script', script]],
   ].filter(([name]) => only === undefined || only === name);
   for (const [name, argv] of runs) {
-    const r = await measure(argv, dir);
-    if (r.code !== 130) throw new Error(`${name}: expected exit 130 after SIGINT, got ${r.code}: ${r.stderr.trim()}`);
+    const idle = name === 'sleep';
+    const t0 = performance.now();
+    const r = await measure(argv, dir, idle ? undefined : seconds);
+    const want = idle ? 0 : 130;
+    if (r.code !== want) throw new Error(`${name}: expected exit ${want}, got ${r.code}: ${r.stderr.trim()}`);
     const at = (s) => (r.samples.length > s ? `${mb(r.samples[s])} MB` : 'n/a');
+    const what = idle
+      ? `int3 tracefs, script 'sleep 100' (100 s virtual, idle), to its end in ${((performance.now() - t0) / 1000).toFixed(0)} s`
+      : `int3 ${name} --run '${WORKLOAD}', ${seconds} s then SIGINT (${r.virtual ?? '?'} s virtual)`;
     const log = name === 'record' ? `, log ${(statSync(join(dir, 'run.int3log')).size / 1024).toFixed(0)} KiB` : '';
+    const resident = idle ? '' : `; resident at 10 s ${at(9)}, at the end ${at(r.samples.length - 1)}`;
     console.log(
-      `int3 ${name} --run '${WORKLOAD}', ${seconds} s then SIGINT: peak RSS ${mb(r.peak)} MB (target <= ${TARGET_MB} MB; ` +
-        `resident at 10 s ${at(9)}, at the end ${at(r.samples.length - 1)}; ${r.virtual ?? '?'} s virtual${log})  [${SCRIPT} --only ${name}]`,
+      `${what}: peak RSS ${mb(r.peak)} MB (target <= ${TARGET_MB} MB${resident}${log})  [${SCRIPT} --only ${name}]`,
     );
   }
 } finally {
