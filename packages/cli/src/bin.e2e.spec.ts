@@ -103,16 +103,20 @@ describe('int3 call', () => {
     expectOneLineError(
       call('deref', '0'),
       1,
-      /^guest fault: #PF at rip=0xffffffff81[0-9a-f]{6} \(deref\+0x0\/0x[0-9a-f]+\) cr2=0x0 error=0x0 /,
+      /^int3: guest fault: #PF at rip=0xffffffff81[0-9a-f]{6} \(deref\+0x0\/0x[0-9a-f]+\) cr2=0x0 error=0x0 /,
     );
-    expectOneLineError(call('poke', '0x10'), 1, /^guest fault: #PF at rip=.* \(poke\+0x0\/.*\) cr2=0x10 error=0x2 /);
+    expectOneLineError(
+      call('poke', '0x10'),
+      1,
+      /^int3: guest fault: #PF at rip=.* \(poke\+0x0\/.*\) cr2=0x10 error=0x2 /,
+    );
   });
 
   it('should report #UD with the bytes and mnemonic', () => {
     expectOneLineError(
       call('boom'),
       1,
-      /^guest fault: #UD at rip=.* \(boom\+0x0\/0x[0-9a-f]+\) bytes=0f 0b mnemonic=ud2/,
+      /^int3: guest fault: #UD at rip=.* \(boom\+0x0\/0x[0-9a-f]+\) bytes=0f 0b mnemonic=ud2/,
     );
   });
 
@@ -120,7 +124,7 @@ describe('int3 call', () => {
     expectOneLineError(
       call('divide', '1', '0'),
       1,
-      /^guest fault: #DE at rip=.* \(divide\+0x[0-9a-f]+\/.*\) insn=".*idiv/,
+      /^int3: guest fault: #DE at rip=.* \(divide\+0x[0-9a-f]+\/.*\) insn=".*idiv/,
     );
   });
 
@@ -129,7 +133,7 @@ describe('int3 call', () => {
   });
 
   it('should refuse a bad argument with exit 2 and a help hint', () => {
-    expectOneLineError(call('add3', 'zz'), 2, /^bad argument 'zz': .* \(see 'int3 call --help'\)$/m);
+    expectOneLineError(call('add3', 'zz'), 2, /^int3: bad argument 'zz': .* \(see 'int3 call --help'\)$/m);
     expectOneLineError(call('add3', '1', '2', '3', '4', '5', '6', '7'), 2, /too many arguments \(7\); at most 6/);
     expectOneLineError(call('--max-insns', 'lots', 'add3'), 2, /bad --max-insns 'lots'/);
   });

@@ -13,14 +13,20 @@ for (const stream of [process.stdout, process.stderr]) {
     process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
   });
 }
-const { createProgram } = await import('./program.js');
+
+// `--help` and `--version` alone are answered by the program's outline, without loading the emulator.
+const argv = process.argv.slice(2);
+const { outlineSuffices, createOutlineProgram } = await import('./program-outline.js');
 const { reportError } = await import('./report-error.js');
 const { processEnvironment } = await import('./runtime/cli-environment.js');
+const { colorEnabled, colorWhenOfArgv } = await import('./runtime/color-when.js');
 const environment = processEnvironment(interrupt);
 try {
-  await createProgram(environment).parseAsync(process.argv);
+  const program = outlineSuffices(argv)
+    ? createOutlineProgram()
+    : (await import('./program.js')).createProgram(environment);
+  await program.parseAsync(process.argv);
 } catch (error) {
-  const argv = process.argv.slice(2);
-  const color = environment.stderrIsTty && (environment.env.NO_COLOR ?? '') === '' && !argv.includes('--no-color');
+  const color = colorEnabled(colorWhenOfArgv(argv), environment.stderrIsTty, environment.env);
   process.exitCode = reportError(error, (line) => process.stderr.write(line), color);
 }

@@ -36,13 +36,13 @@ describe('int3 --plugin', () => {
     const missing = int3(['trace', '--plugin', './no-such-plugin'], undefined, { cwd: dir });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(
-      /^cannot load --plugin \.\/no-such-plugin: plugin '\.\/no-such-plugin': no such file/,
+      /^int3: cannot load --plugin \.\/no-such-plugin: plugin '\.\/no-such-plugin': no such file/,
     );
     const bad = join(dir, 'bad-plugin.mjs');
     writeFileSync(bad, 'export const nothing = 1;\n');
     const r = int3(['trace', '--plugin', bad]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^cannot load --plugin .*bad-plugin\.mjs: .*manifest/);
+    expect(r.stderr).toMatch(/^int3: cannot load --plugin .*bad-plugin\.mjs: .*manifest/);
     for (const e of [missing, r]) expect(e.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -152,7 +152,7 @@ describe('int3 replay --at', () => {
     const r = int3(['replay', log, '--at', String(count)]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^bad --at '${count}': .*range\\.int3log has events 0 to ${count - 1}`));
+    expect(r.stderr).toMatch(new RegExp(`^int3: bad --at '${count}': .*range\\.int3log has events 0 to ${count - 1}`));
   });
 });
 
@@ -167,7 +167,7 @@ describe('Ctrl-C', () => {
     expect(r.signal).toBeNull();
     expect(r.status).toBe(130);
     expect(lines(r.stdout)).toEqual([expect.stringMatching(/ open: .* filename="\/etc\/motd"$/)]);
-    expect(r.stderr).toMatch(/^interrupted \(Ctrl-C\) at \d+\.\d{6} s of virtual time/);
+    expect(r.stderr).toMatch(/^int3: interrupted \(Ctrl-C\) at \d+\.\d{6} s of virtual time/);
     const replayed = int3(['replay', log]);
     expect(replayed.status).toBe(0);
     expect(replayed.stdout).toBe(r.stdout);
@@ -211,7 +211,7 @@ describe('int3 call -e', () => {
   it('should suggest the nearest kernel function for an unknown one', () => {
     const r = int3(['call', '-e', 'p:x strlen', 'strlenn', 'str:x']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^unknown kernel symbol 'strlenn'; did you mean strlen/);
+    expect(r.stderr).toMatch(/^int3: unknown kernel symbol 'strlenn'; did you mean strlen/);
   });
 });
 
@@ -246,7 +246,7 @@ describe('output and usage', () => {
       'open=common_pid == 1',
     ]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^--filter names event 'open', which 2 groups define \(a\/open, b\/open\)/);
+    expect(r.stderr).toMatch(/^int3: --filter names event 'open', which 2 groups define \(a\/open, b\/open\)/);
     expect(
       int3([
         'trace',

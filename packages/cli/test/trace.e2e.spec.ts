@@ -52,7 +52,7 @@ describe('int3 trace', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       [
-        "bad probe definition 'p:open do_sys_opn': No such file or directory; unknown symbol 'do_sys_opn', did you mean do_sys_open, do_sys_openat2? (see 'int3 trace --help')",
+        "int3: bad probe definition 'p:open do_sys_opn': No such file or directory; unknown symbol 'do_sys_opn', did you mean do_sys_open, do_sys_openat2? (see 'int3 trace --help')",
         'trace_kprobe: error: Invalid probed address or symbol',
         '  Command: p:open do_sys_opn',
         '                  ^',
@@ -62,10 +62,10 @@ describe('int3 trace', () => {
   });
 
   it.each([
-    [['trace', '--run', 'cta /etc/motd'], /^unknown workload 'cta': did you mean cat\?/],
-    [['trace', '--cpus', '0'], /^bad --cpus '0': expected 1 to 8/],
-    [['trace', '--format', 'xml'], /^bad --format 'xml'/],
-    [['trace', '--filter', 'nonsense'], /^bad --filter 'nonsense'/],
+    [['trace', '--run', 'cta /etc/motd'], /^int3: unknown workload 'cta': did you mean cat\?/],
+    [['trace', '--cpus', '0'], /^int3: bad --cpus '0': expected 1 to 8/],
+    [['trace', '--format', 'xml'], /^int3: bad --format 'xml'/],
+    [['trace', '--filter', 'nonsense'], /^int3: bad --filter 'nonsense'/],
     [['trace', '-e', OPEN, '--filter', 'nope=x == 1'], /--filter names event 'nope', which no -e defines/],
   ])('should refuse %j with exit 2 and no stack trace', (args, message) => {
     const r = int3(args);
@@ -100,12 +100,12 @@ describe('int3 record and replay', () => {
   it('should refuse a missing or corrupt log with exit 2 and say which', () => {
     const missing = int3(['replay', join(dir, 'nope.int3log')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/^cannot read log '.*nope\.int3log': no such file/);
+    expect(missing.stderr).toMatch(/^int3: cannot read log '.*nope\.int3log': no such file/);
     const corrupt = join(dir, 'corrupt.int3log');
     writeFileSync(corrupt, 'not a log\n');
     const r = int3(['replay', corrupt]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^cannot replay .*corrupt\.int3log: /);
+    expect(r.stderr).toMatch(/^int3: cannot replay .*corrupt\.int3log: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -68,7 +68,7 @@ describe('int3 tracefs', () => {
   it('should refuse a missing --script with exit 2', () => {
     const r = int3(['tracefs', '--script', '/nonexistent/x.sh']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^cannot read script '\/nonexistent\/x\.sh'/);
+    expect(r.stderr).toMatch(/^int3: cannot read script '\/nonexistent\/x\.sh'/);
   });
 });
 

@@ -8,7 +8,7 @@ import { printTrace, traceRun, writeFile } from './trace-command.js';
 
 const EXAMPLE = `
 Example:
-  $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'cat /etc/motd'
+  $ int3 record -o run.int3log -e 'p:open do_sys_open' -- cat /etc/motd
   $ int3 replay run.int3log                          # the same lines, byte for byte
   $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'   # probes added after the fact
   $ int3 replay run.int3log --at 12                  # registers, task and code at event 12 (the #BP)
@@ -29,12 +29,12 @@ export function registerRecordCommand(program: Command): void {
     );
   addTraceOptions(command)
     .addHelpText('after', EXAMPLE)
-    .action(async (options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
+    .action(async (workload: string[], options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
       const logToStdout = options.output === STDOUT_PATH;
       const sink = logToStdout
         ? () => stdoutSink(environmentOf(cmd).writeErr)
         : () => stdoutSink((s) => writeOut(cmd, s));
-      const result = await traceRun(cmd, { ...options, output: undefined }, 'record', sink, !logToStdout);
+      const result = await traceRun(cmd, { ...options, workload, output: undefined }, 'record', sink, !logToStdout);
       if (logToStdout) writeOut(cmd, result.traced.session.text());
       else writeFile(options.output, result.traced.session.text());
       printTrace(cmd, result, !logToStdout && result.format === 'text');

@@ -22,7 +22,7 @@ const EXAMPLE = `
 Examples:
   $ int3 trace -e 'p:open do_sys_open dfd=%di filename=+0(%si):string' --run 'cat /etc/motd'
                cat-1       [000] d....     0.000010: open: (do_sys_open+0x0/0x40) dfd=0xffffff9c filename="/etc/motd"
-  $ int3 trace -e 'r:mk sys_mkdir $retval' --run 'mkdir /tmp/x' --format json | jq .args
+  $ int3 trace -e 'r:mk sys_mkdir $retval' --format json -- mkdir /tmp/x | jq .args
   $ int3 trace -e 'p:open do_sys_open' --run dd --format chrome -o trace.json   # open in ui.perfetto.dev
   $ int3 trace --plugin ./examples/plugin-syscount --run 'cat /etc/motd'       # the plugin's report after
 
@@ -50,10 +50,10 @@ export function registerTraceCommand(program: Command): void {
   addTraceOptions(command)
     .option('-o, --output <file>', "write the trace to a file instead of stdout ('-': stdout)")
     .addHelpText('after', EXAMPLE)
-    .action(async (options: TraceCommandOptions, cmd: Command) => {
+    .action(async (workload: string[], options: TraceCommandOptions, cmd: Command) => {
       const toFile = options.output !== undefined && options.output !== STDOUT_PATH;
       const sink = toFile ? () => fileSink(options.output as string) : () => stdoutSink((s) => writeOut(cmd, s));
-      const result = await traceRun(cmd, options, 'trace', sink, !toFile);
+      const result = await traceRun(cmd, { ...options, workload }, 'trace', sink, !toFile);
       printTrace(cmd, result, result.format === 'text' || toFile);
       if (result.failure) throw result.failure;
     });

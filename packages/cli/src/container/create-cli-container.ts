@@ -33,7 +33,7 @@ export function createCliContainer(command: Command, boot?: () => TracedSession)
       stdoutIsTty: environment.stdoutIsTty,
       stderrIsTty: environment.stderrIsTty,
       color: globals.color,
-      noColorEnv: environment.env.NO_COLOR,
+      env: environment.env,
       quiet: globals.quiet,
       writeErr: environment.writeErr,
     }),

@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { collect } from '../commands/common-options.js';
+import { COLOR_WHEN, type ColorWhen } from './color-when.js';
 
 /** The options every command accepts (declared on the program). */
 export interface GlobalOptions {
@@ -7,14 +8,14 @@ export interface GlobalOptions {
   readonly plugins: readonly string[];
   /** `--tracer '<name> [args…]'`, in order, as typed. */
   readonly tracers: readonly string[];
-  /** False for `--no-color`. */
-  readonly color: boolean;
+  /** `--color=WHEN` (`never` for `--no-color`, `auto` when neither is given). */
+  readonly color: ColorWhen;
   readonly quiet: boolean;
   /** `--verbose`: a failing plugin's stack trace too. */
   readonly verbose: boolean;
 }
 
-/** Declares `--plugin`, `--tracer`, `--no-color`, `--quiet` and `--verbose` on the program. */
+/** Declares `--plugin`, `--tracer`, `--color`, `--no-color`, `--quiet` and `--verbose` on the program. */
 export function addGlobalOptions(program: Command): Command {
   return program
     .option('--plugin <pkg|path>', 'load a tracer plugin and print its report after the trace (repeatable)', collect)
@@ -23,7 +24,13 @@ export function addGlobalOptions(program: Command): Command {
       "start a tracer with arguments, e.g. --tracer 'funclatency vfs_read' (repeatable; see int3 tracers)",
       collect,
     )
-    .option('--no-color', 'no colours, even on a terminal (NO_COLOR=1 does the same)')
+    .addOption(
+      new Option(
+        '--color <when>',
+        'colours: auto (on a terminal, unless NO_COLOR or TERM=dumb; FORCE_COLOR=1 forces), always or never',
+      ).choices(COLOR_WHEN),
+    )
+    .option('--no-color', 'no colours, even on a terminal (as --color=never)')
     .option('-q, --quiet', 'no progress line and no notes on stderr')
     .option('--verbose', "with a failing plugin, print its exception's stack too");
 }
@@ -33,14 +40,14 @@ export function globalOptions(command: Command): GlobalOptions {
   const o = command.optsWithGlobals() as {
     plugin?: string[];
     tracer?: string[];
-    color?: boolean;
+    color?: ColorWhen | boolean;
     quiet?: boolean;
     verbose?: boolean;
   };
   return {
     plugins: o.plugin ?? [],
     tracers: o.tracer ?? [],
-    color: o.color !== false,
+    color: o.color === false ? 'never' : o.color === undefined || o.color === true ? 'auto' : o.color,
     quiet: o.quiet === true,
     verbose: o.verbose === true,
   };

@@ -19,10 +19,20 @@ describe(Terminal, () => {
   it('should paint only on a terminal, with NO_COLOR unset and without --no-color', () => {
     expect(terminal({}).term.paintOut(Style.bold, 'x')).toBe('\x1b[1mx\x1b[0m');
     expect(terminal({ stdoutIsTty: false }).term.paintOut(Style.bold, 'x')).toBe('x');
-    expect(terminal({ noColorEnv: '1' }).term.paintOut(Style.bold, 'x')).toBe('x');
+    expect(terminal({ env: { NO_COLOR: '1' } }).term.paintOut(Style.bold, 'x')).toBe('x');
     expect(terminal({ color: false }).term.paintErr(Style.red, 'x')).toBe('x');
     expect(terminal({ stderrIsTty: false }).term.colorErr).toBe(false);
-    expect(terminal({ noColorEnv: '' }).term.colorOut).toBe(true);
+    expect(terminal({ env: { NO_COLOR: '' } }).term.colorOut).toBe(true);
+  });
+
+  it('should decide each stream by --color=WHEN, FORCE_COLOR and TERM=dumb', () => {
+    const piped = { stdoutIsTty: false, stderrIsTty: false };
+    expect(terminal({ ...piped, color: 'always' }).term.paintErr(Style.red, 'x')).toBe('\x1b[31mx\x1b[0m');
+    expect(terminal({ color: 'never' }).term.colorOut).toBe(false);
+    expect(terminal({ ...piped, env: { FORCE_COLOR: '1' } }).term.colorOut).toBe(true);
+    expect(terminal({ env: { TERM: 'dumb' } }).term.colorErr).toBe(false);
+    const mixed = terminal({ stdoutIsTty: false, color: 'auto' }).term;
+    expect([mixed.colorOut, mixed.colorErr]).toEqual([false, true]);
   });
 
   it('should draw progress on a terminal only, throttled, and erase it', () => {

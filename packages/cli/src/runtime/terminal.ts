@@ -1,3 +1,4 @@
+import { type ColorEnv, type ColorWhen, colorEnabled } from './color-when.js';
 import { escapeControls } from './escape-controls.js';
 
 /** SGR escape sequences the CLI paints with. */
@@ -19,10 +20,10 @@ export type StyleCode = (typeof Style)[keyof typeof Style];
 export interface TerminalOptions {
   readonly stdoutIsTty: boolean;
   readonly stderrIsTty: boolean;
-  /** False for `--no-color`. */
-  readonly color: boolean;
-  /** The `NO_COLOR` environment variable (any non-empty value turns colours off). */
-  readonly noColorEnv?: string;
+  /** `--color=WHEN`; `true` stands for `auto` and `false` for `never` (`--no-color`). */
+  readonly color: ColorWhen | boolean;
+  /** `NO_COLOR`, `FORCE_COLOR` and `TERM`, read under `--color=auto`. */
+  readonly env?: ColorEnv;
   /** `--quiet`: no progress, no notes. */
   readonly quiet: boolean;
   readonly writeErr: (text: string) => void;
@@ -34,9 +35,10 @@ export interface TerminalOptions {
 const PROGRESS_EVERY_MS = 100;
 
 /**
- * The CLI's manners on a terminal: colours only on a TTY, with `NO_COLOR` unset and no `--no-color`;
- * progress on stderr only on a TTY, throttled and erased before anything else is written; notes on
- * stderr unless `--quiet`. Nothing here writes an escape code to a pipe.
+ * The CLI's manners on a terminal: colours as {@link colorEnabled} decides for each stream
+ * (`--color=auto|always|never`, `FORCE_COLOR`, `NO_COLOR`, `TERM=dumb`); progress on stderr only on a
+ * TTY, throttled and erased before anything else is written; notes on stderr unless `--quiet`.
+ * Without `--color=always` or `FORCE_COLOR`, nothing here writes an escape code to a pipe.
  *
  * @see https://no-color.org
  * @example
@@ -55,9 +57,9 @@ export class Terminal {
 
   constructor(options: TerminalOptions) {
     this.#o = options;
-    const allowed = options.color && (options.noColorEnv ?? '') === '';
-    this.colorOut = allowed && options.stdoutIsTty;
-    this.colorErr = allowed && options.stderrIsTty;
+    const when = options.color === true ? 'auto' : options.color === false ? 'never' : options.color;
+    this.colorOut = colorEnabled(when, options.stdoutIsTty, options.env ?? {});
+    this.colorErr = colorEnabled(when, options.stderrIsTty, options.env ?? {});
   }
 
   /** True for `--quiet`. */

@@ -3,8 +3,9 @@ import { CommonOptions, collect } from '../commands/common-options.js';
 
 /**
  * Adds the options `trace`, `record` and `replay` share: `-e` definitions, `--filter`, `--format`, and
- * unless `replay` (which replays the recorded writes), `--run`, `--cpus`, `--image`, `--buffer-size` and
- * `--no-optimize`.
+ * unless `replay` (which replays the recorded writes), `--run`, `--cpus`, `--image`, `--buffer-size`,
+ * `--no-optimize` and the `[workload...]` argument (`-- cat /etc/motd`: one more workload, as
+ * `perf record -- cmd`), which the action receives first.
  */
 export function addTraceOptions(command: Command, forReplay = false): Command {
   command
@@ -17,6 +18,7 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
     );
   if (!forReplay) {
     command
+      .argument('[workload...]', 'after --: one workload and its arguments, as one --run (as perf record -- cmd)')
       .addOption(CommonOptions.run("a workload and its arguments, e.g. 'cat /etc/motd' (repeatable; default hello)"))
       .addOption(CommonOptions.cpus())
       .addOption(CommonOptions.image())

@@ -27,6 +27,8 @@ export interface TraceOptions {
   readonly event?: string[];
   readonly filter?: string[];
   readonly run?: string[];
+  /** The words after `--` (`int3 trace … -- cat /etc/motd`): one more workload, already split. */
+  readonly workload?: readonly string[];
   readonly cpus?: string;
   readonly format?: string;
   /** commander's `--no-optimize` (undefined: not offered, as for `replay`). */
@@ -40,7 +42,8 @@ export const DEFAULT_WORKLOAD = 'hello';
 
 /**
  * Checks and normalises the tracing options: `--run` lines are split as sh does and must name a
- * sample workload; `--filter` is `event=expr`; `--cpus` is 1..8. Throws a usage {@link CliError}.
+ * sample workload, the words after `--` are one more (as `perf record -- cmd`), `hello` runs when
+ * there is none; `--filter` is `event=expr`; `--cpus` is 1..8. Throws a usage {@link CliError}.
  *
  * @example
  * parseTracePlan({ event: ['p:open do_sys_open'], run: ['cat /etc/motd'] }, 'trace');
@@ -52,7 +55,11 @@ export function parseTracePlan(options: TraceOptions, command: string): TracePla
     if (eq <= 0) throw usage(`bad --filter '${f}': expected <event>=<expression>, e.g. myprobe='dfd == 3'`);
     return { event: f.slice(0, eq), expr: f.slice(eq + 1) };
   });
-  const workloads = (options.run ?? [DEFAULT_WORKLOAD]).map((line) => parseWorkload(line, usage));
+  const workloads = (options.run ?? []).map((line) => parseWorkload(line, usage));
+  if (options.workload !== undefined && options.workload.length > 0) {
+    workloads.push(checkWorkload([...options.workload], usage));
+  }
+  if (workloads.length === 0) workloads.push([DEFAULT_WORKLOAD]);
   return {
     definitions: options.event ?? [],
     filters,
@@ -100,6 +107,11 @@ export function parseWorkload(line: string, usage: (m: string) => CliError): str
     throw error;
   }
   if (argv.length === 0) throw usage('empty --run: name a workload');
+  return checkWorkload(argv, usage);
+}
+
+/** Checks that an argv names one of the sample workloads, suggesting the nearest names if not. */
+export function checkWorkload(argv: string[], usage: (m: string) => CliError): string[] {
   if (!WORKLOADS.includes(argv[0])) {
     const near = suggestNames(argv[0], WORKLOADS);
     const hint = near.length > 0 ? `did you mean ${near.join(', ')}? ` : '';
