@@ -81,3 +81,22 @@ describe('int3 trace -- WORKLOAD ARGS…', () => {
     expect(r.stdout).toMatch(/filename="\/etc\/motd"/);
   });
 });
+
+describe("int3 syms GLOB (the kernel's glob_match)", () => {
+  it('should take a malformed [ as a literal, as glob_match does, and match nothing with it', () => {
+    expect(ok(['syms', '['])).toBe('');
+    expect(ok(['syms', 'sys_mk[a-d]i?'])).toBe('sys_mkdir\n');
+  });
+
+  it('should exclude the names a [!…] class names, so [!s]* and s* split the whole list', () => {
+    const all = lines(ok(['syms']));
+    const notS = lines(ok(['syms', '[!s]*']));
+    expect(notS.length).toBeGreaterThan(0);
+    expect(notS.filter((n) => n.startsWith('s'))).toEqual([]);
+    expect(notS.length + lines(ok(['syms', 's*'])).length).toBe(all.length);
+  });
+
+  it('should answer twelve stars as one (a regular expression backtracked for minutes there)', () => {
+    expect(ok(['syms', '************z'])).toBe(ok(['syms', '*z']));
+  });
+});

@@ -23,6 +23,7 @@ describe('@int3/tracer-plugins exports', () => {
       'escapeTraceBytes',
       'exportChromeTrace',
       'exportTraceJson',
+      'globMatch',
       'jsonLine',
       'loadTracerPlugin',
       'surrogateEscapeDecode',

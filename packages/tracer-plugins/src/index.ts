@@ -1,4 +1,5 @@
 export type { FieldDescriptor, FieldKind, FormatContext, TraceEventType } from './events/trace-event-type.js';
+export { globMatch } from './filter/glob-match.js';
 export {
   type LoadedTracerPlugin,
   type LoadTracerPluginOptions,
