@@ -100,3 +100,31 @@ describe("int3 syms GLOB (the kernel's glob_match)", () => {
     expect(ok(['syms', '************z'])).toBe(ok(['syms', '*z']));
   });
 });
+
+describe('int3 trace --filter errors', () => {
+  const DEF = 'p:o do_sys_open flags=%dx';
+
+  it("should show the kernel's caret diagnostic, as the filter file reads after the write, and exit 2", () => {
+    const r = int3(['trace', '-e', DEF, '--filter', 'o=flags == 1 && fo == 2']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        "int3: bad --filter for o: Invalid argument (see 'int3 trace --help')",
+        'flags == 1 && fo == 2',
+        '                 ^',
+        'parse_error: Field not found',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('should refuse a filter of a page or more (5,000 nested parentheses) with one line, as the kernel does', () => {
+    const r = int3(['trace', '-e', DEF, '--filter', `o=${'('.repeat(5000)}flags == 1${')'.repeat(5000)}`]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /^int3: bad --filter for o: Invalid argument: filter for kprobes\/o too long: .*4096 bytes/,
+    );
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});

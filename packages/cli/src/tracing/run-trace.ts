@@ -13,7 +13,8 @@ export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
  * Defines and enables the plan's events through tracefs writes (session inputs, so a replay re-applies
  * them): `--buffer-size` first (`echo KIB > buffer_size_kb`), then each definition is appended to `kprobe_events` as `echo DEF >> kprobe_events` would, each
  * filter written to `events/<group>/<event>/filter`, then `events/enable` set. A refused definition
- * is a usage error carrying the kernel's `error_log` lines, caret included.
+ * is a usage error carrying the kernel's `error_log` lines, caret included; a refused filter carries
+ * what its `filter` file then reads (the expression, a caret and `parse_error: …`).
  *
  * @see Documentation/trace/kprobetrace.rst (Usage examples)
  */
@@ -41,7 +42,17 @@ export function defineEvents(
       applyTracefsWrite(t, path, `${expr}\n`, false);
     } catch (error) {
       if (!(error instanceof TraceFsError)) throw error;
-      throw new CliError('usage', `bad --filter for ${event}: ${strerror(error)}`, command);
+      // A refused expression leaves its report in the filter file (text, caret, parse_error), as in
+      // the kernel; a write refused before parsing (a page or more) leaves the file as it was.
+      const report = t.fs.read(path).trimEnd();
+      const parsed = /\n(parse_error: |Error: \()/.test(report);
+      const why = parsed ? '' : `: ${error.message.replace(/^[A-Z0-9]+: /, '')}`;
+      throw new CliError(
+        'usage',
+        `bad --filter for ${event}: ${strerror(error)}${why}`,
+        command,
+        parsed ? report : undefined,
+      );
     }
   }
   if (plan.definitions.length > 0) applyTracefsWrite(t, 'events/enable', '1\n', false);

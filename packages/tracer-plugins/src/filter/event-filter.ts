@@ -3,15 +3,27 @@ import { compileFilter, type FilterPredicate } from './compile-filter.js';
 import { type FilterParseError, formatFilterError } from './filter-error.js';
 import { parseFilter } from './parse-filter.js';
 
-/** What writing a `filter` file returns: success, or the errno the write fails with plus the parse error. */
-export type FilterWriteResult = { readonly ok: true } | { readonly ok: false; readonly error: FilterParseError };
+/** The page a `filter` write must fit in: a write of this many bytes or more fails with EINVAL. @see PAGE_SIZE */
+export const FILTER_WRITE_MAX = 4096;
+
+/**
+ * What writing a `filter` file returns: success, the parse error (EINVAL or EPERM), or `tooLong` for a
+ * write of {@link FILTER_WRITE_MAX} bytes or more, refused before parsing with the filter left as it was.
+ */
+export type FilterWriteResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: FilterParseError }
+  | { readonly ok: false; readonly tooLong: true };
 
 /**
  * One event's `filter` file. Writing `0` clears it; writing an expression compiles it; a bad
  * expression disables filtering (every record passes, as in the kernel) and the file then reads
- * back the text with a caret and `parse_error: …`. Reading an unset filter gives `none`.
+ * back the text with a caret and `parse_error: …`. Reading an unset filter gives `none`. A write of a
+ * page or more is refused untouched, as `event_filter_write()` does (`cnt >= PAGE_SIZE`): that bounds
+ * the parser's work, and its explicit stack bounds nothing else.
  *
- * @see kernel/trace/trace_events_filter.c apply_event_filter(), print_event_filter()
+ * @see kernel/trace/trace_events.c event_filter_write(), kernel/trace/trace_events_filter.c
+ *   apply_event_filter(), print_event_filter()
  * @example
  * const f = new EventFilter(eventType.fields);
  * f.write('common_pid != 0 && comm ~ "ba*"');
@@ -30,6 +42,7 @@ export class EventFilter {
 
   /** Writes the file (trailing whitespace, such as echo's newline, is stripped). */
   write(input: string): FilterWriteResult {
+    if (new TextEncoder().encode(input).length >= FILTER_WRITE_MAX) return { ok: false, tooLong: true };
     const text = input.replace(/\s+$/, '');
     if (text.trim() === '0') {
       this.text = undefined;

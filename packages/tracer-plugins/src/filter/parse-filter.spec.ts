@@ -78,3 +78,29 @@ describe(parseFilter, () => {
     expect(r.ok && r.ast.type).toBe('or');
   });
 });
+
+describe('parseFilter on inputs built to exhaust a recursive parser', () => {
+  const pred = 'mode == 1';
+
+  it.each([
+    ['5,000 nested parentheses', `${'('.repeat(5000)}${pred}${')'.repeat(5000)}`],
+    ["10,000 '!'", `${'!'.repeat(10_000)}${pred}`],
+    ['a 10,000-term && chain', Array(10_000).fill(pred).join(' && ')],
+    ['a 10,000-term || chain of groups', Array(10_000).fill(`(${pred})`).join('||')],
+  ])('should parse %s without overflowing the stack', (_name, text) => {
+    expect(parseFilter(text, FIELDS).ok).toBe(true);
+  });
+
+  it('should fold runs of ! as it parses: an even run is the predicate itself, an odd one a single not', () => {
+    const even = parseFilter(`${'!'.repeat(10_000)}${pred}`, FIELDS);
+    const odd = parseFilter(`${'!'.repeat(9_999)}(${pred})`, FIELDS);
+    expect(even.ok && even.ast.type).toBe('int');
+    expect(odd.ok && odd.ast.type === 'not' && odd.ast.operand.type).toBe('int');
+  });
+
+  it('should report an error deep inside 5,000 parentheses at its caret', () => {
+    const text = `${'('.repeat(5000)}mode == 1 nosuch${')'.repeat(5000)}`;
+    const r = parseFilter(text, FIELDS);
+    expect(r.ok === false && r.error).toEqual({ code: 'TOO_MANY_PREDS', pos: 5010, errno: 'EINVAL' });
+  });
+});

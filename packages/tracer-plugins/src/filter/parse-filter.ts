@@ -94,7 +94,27 @@ function checkStack(text: string): void {
   if (preds === 0) fail('NONE', 0);
 }
 
-/** Recursive descent over the text; `i` is the byte index of the next unread character. */
+/** `node` under `count` negations, folded: an even number leaves it as it is, `!!x` never nests. */
+function negate(node: FilterNode, count: number): FilterNode {
+  let n = node;
+  for (let k = 0; k < count; k++) n = n.type === 'not' ? n.operand : { type: 'not', operand: n };
+  return n;
+}
+
+/** One open parenthesis (or the whole filter): its `||` terms so far, its current `&&` chain, and the `!`s before it. */
+interface Group {
+  or: FilterNode | undefined;
+  and: FilterNode | undefined;
+  readonly nots: number;
+}
+
+/**
+ * The grammar `or := and ('||' and)*`, `and := unary ('&&' unary)*`, `unary := '(' or ')' | '!' unary
+ * | predicate`, parsed with an explicit stack of open parentheses instead of recursion, so no filter
+ * (however deeply nested) can overflow the JS stack; `i` is the byte index of the next unread
+ * character. Runs of `!` fold as they parse (`!!x` is `x`), so the tree's depth is bounded by the
+ * parentheses, not by the text's length.
+ */
 class FilterParser {
   private i = 0;
 
@@ -104,28 +124,44 @@ class FilterParser {
   ) {}
 
   parse(): FilterNode {
-    const node = this.parseOr();
-    this.skipSpace();
-    if (this.i < this.text.length) fail('TOO_MANY_PREDS', this.i);
-    return node;
-  }
-
-  private parseOr(): FilterNode {
-    let node = this.parseAnd();
-    while (this.takeConjunction('|')) {
-      if (this.atEnd()) return node;
-      node = { type: 'or', left: node, right: this.parseAnd() };
+    const groups: Group[] = [{ or: undefined, and: undefined, nots: 0 }];
+    let nots = 0;
+    for (;;) {
+      // Step 1: a unary: `!`s, then an opening parenthesis (a new group) or a predicate.
+      this.skipSpace();
+      const c = this.text[this.i];
+      if (c === '(') {
+        this.i++;
+        groups.push({ or: undefined, and: undefined, nots });
+        nots = 0;
+        continue;
+      }
+      if (c === '!' && this.text[this.i + 1] !== '=' && this.text[this.i + 1] !== '~') {
+        this.i++;
+        nots++;
+        continue;
+      }
+      let term = negate(this.parsePredicate(), nots);
+      nots = 0;
+      // Step 2: after a term: go on with `&&` or `||`, or close groups (each closed group is a term of its parent).
+      for (;;) {
+        const group = groups[groups.length - 1];
+        group.and = group.and === undefined ? term : { type: 'and', left: group.and, right: term };
+        if (this.takeConjunction('&') && !this.atEnd()) break;
+        group.or = group.or === undefined ? group.and : { type: 'or', left: group.or, right: group.and };
+        group.and = undefined;
+        if (this.takeConjunction('|') && !this.atEnd()) break;
+        if (groups.length === 1) {
+          this.skipSpace();
+          if (this.i < this.text.length) fail('TOO_MANY_PREDS', this.i);
+          return group.or;
+        }
+        this.skipSpace();
+        this.i++; // the ')' that checkStack guarantees and takeConjunction stopped at
+        groups.pop();
+        term = negate(group.or, group.nots);
+      }
     }
-    return node;
-  }
-
-  private parseAnd(): FilterNode {
-    let node = this.parseUnary();
-    while (this.takeConjunction('&')) {
-      if (this.atEnd()) return node;
-      node = { type: 'and', left: node, right: this.parseUnary() };
-    }
-    return node;
   }
 
   /** Consumes `&&`/`||` if next; any other character after a term except `)` is an error. */
@@ -146,23 +182,6 @@ class FilterParser {
   private atEnd(): boolean {
     this.skipSpace();
     return this.i >= this.text.length;
-  }
-
-  private parseUnary(): FilterNode {
-    this.skipSpace();
-    const c = this.text[this.i];
-    if (c === '(') {
-      this.i++;
-      const node = this.parseOr();
-      this.skipSpace();
-      this.i++; // the ')' that checkStack guarantees and takeConjunction stopped at
-      return node;
-    }
-    if (c === '!' && this.text[this.i + 1] !== '=' && this.text[this.i + 1] !== '~') {
-      this.i++;
-      return { type: 'not', operand: this.parseUnary() };
-    }
-    return this.parsePredicate();
   }
 
   /** `field OP value`. Errors inside a predicate are reported at (start + 1 + offset), as the kernel does. */

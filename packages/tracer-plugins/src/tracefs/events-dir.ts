@@ -1,4 +1,5 @@
 import type { Kprobes } from '@int3/kprobes';
+import { FILTER_WRITE_MAX } from '../filter/event-filter.js';
 import { eventFormatFile } from '../probe-events/event-format-file.js';
 import type { KprobeEvents } from './kprobe-events.js';
 import { parseEnable } from './parse-switch.js';
@@ -31,7 +32,14 @@ function eventNode(k: Kprobes, ev: TraceKprobeEvent, leaf: string | undefined): 
         () => ev.filter.read(),
         (t) => {
           const r = ev.filter.write(t);
-          if (!r.ok) throw new TraceFsError('EINVAL', `bad filter for ${ev.group}/${ev.name}: read filter for details`);
+          if (r.ok) return;
+          if ('tooLong' in r) {
+            throw new TraceFsError(
+              'EINVAL',
+              `filter for ${ev.group}/${ev.name} too long: a write must be under a page (${FILTER_WRITE_MAX} bytes)`,
+            );
+          }
+          throw new TraceFsError('EINVAL', `bad filter for ${ev.group}/${ev.name}: read filter for details`);
         },
       );
     case 'format':
