@@ -63,7 +63,8 @@ describe('int3 trace', () => {
 
   it.each([
     [['trace', '--run', 'cta /etc/motd'], /^int3: unknown workload 'cta': did you mean cat\?/],
-    [['trace', '--cpus', '0'], /^int3: bad --cpus '0': expected 1 to 8/],
+    [['trace', '--cpus', '0'], /^int3: bad --cpus '0': expected 1 to 64/],
+    [['trace', '--cpus', '65'], /^int3: bad --cpus '65': expected 1 to 64/],
     [['trace', '--format', 'xml'], /^int3: bad --format 'xml'/],
     [['trace', '--filter', 'nonsense'], /^int3: bad --filter 'nonsense'/],
     [['trace', '-e', OPEN, '--filter', 'nope=x == 1'], /--filter names event 'nope', which no -e defines/],

@@ -1,5 +1,8 @@
 // Issue 13's parser and input cases: each answered with one clear line, in bounded time and memory,
 // and the tracefs session goes on.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { int3 } from './int3.js';
 
@@ -28,5 +31,18 @@ describe('int3 tracefs: filters built to exhaust a recursive parser', () => {
     const out = r.stdout.split('\n');
     expect(out[0]).toBe('none');
     expect(out.filter((l) => / o: \(do_sys_open\+0x0\/0x40\) flags=/.test(l))).toHaveLength(1);
+  });
+});
+
+describe('--cpus', () => {
+  it('should boot 64 CPUs, as the kernel and README say, run workloads on several, and replay such a run byte for byte', () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'int3-cpus-')), 'cpus64.int3log');
+    const runs = ['--run', 'cat /etc/motd', '--run', 'cat /etc/hostname', '--run', 'dd'];
+    const traced = int3(['record', '--cpus', '64', '-o', log, '-e', 'p:open do_sys_open', ...runs]);
+    expect(traced.status).toBe(0);
+    const cpus = new Set(traced.stdout.split('\n').flatMap((l) => /\[(\d{3})\]/.exec(l)?.[1] ?? []));
+    expect(cpus.size).toBeGreaterThan(1);
+    expect(int3(['replay', log]).stdout).toBe(traced.stdout);
+    expect(int3(['tracefs', '--cpus', '64'], 'cat trace\n').stdout).toMatch(/#P:64\n/);
   });
 });

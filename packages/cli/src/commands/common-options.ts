@@ -11,7 +11,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
  */
 export const CommonOptions = Object.freeze({
   /** `--cpus <n>`: CPUs to boot, default 2. */
-  cpus: () => new Option('--cpus <n>', 'CPUs to boot (1 to 8)').default('2'),
+  cpus: () => new Option('--cpus <n>', 'CPUs to boot (1 to 64)').default('2'),
   /** `--image <vmlinux>`: the kernel image, `what` saying which one is expected. */
   image: (what = 'kernel image (default: the sample kernel)') => new Option('--image <vmlinux>', what),
   /** `-e, --event <definition>` (repeatable). */

@@ -43,7 +43,7 @@ export const DEFAULT_WORKLOAD = 'hello';
 /**
  * Checks and normalises the tracing options: `--run` lines are split as sh does and must name a
  * sample workload, the words after `--` are one more (as `perf record -- cmd`), `hello` runs when
- * there is none; `--filter` is `event=expr`; `--cpus` is 1..8. Throws a usage {@link CliError}.
+ * there is none; `--filter` is `event=expr`; `--cpus` is 1..64. Throws a usage {@link CliError}.
  *
  * @example
  * parseTracePlan({ event: ['p:open do_sys_open'], run: ['cat /etc/motd'] }, 'trace');
@@ -83,10 +83,13 @@ export function parseBufferSize(text: string, usage: (m: string) => CliError): n
   return n;
 }
 
-/** Reads `--cpus`: an integer from 1 to 8. */
+/** The most CPUs the machine boots (its `NR_CPUS`, as the kernel package checks). @see Machine */
+export const MAX_CPUS = 64;
+
+/** Reads `--cpus`: an integer from 1 to {@link MAX_CPUS}. */
 export function parseCpus(text: string, usage: (m: string) => CliError): number {
   const n = Number(text);
-  if (!/^[0-9]+$/.test(text) || n < 1 || n > 8) throw usage(`bad --cpus '${text}': expected 1 to 8`);
+  if (!/^[0-9]+$/.test(text) || n < 1 || n > MAX_CPUS) throw usage(`bad --cpus '${text}': expected 1 to ${MAX_CPUS}`);
   return n;
 }
 
