@@ -1,6 +1,6 @@
 // Issue 13's parser and input cases: each answered with one clear line, in bounded time and memory,
 // and the tracefs session goes on.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +44,32 @@ describe('--cpus', () => {
     expect(cpus.size).toBeGreaterThan(1);
     expect(int3(['replay', log]).stdout).toBe(traced.stdout);
     expect(int3(['tracefs', '--cpus', '64'], 'cat trace\n').stdout).toMatch(/#P:64\n/);
+  });
+});
+
+describe('workload arguments beyond the guest limit', () => {
+  it('should refuse a 1 MB argument and 10,000 arguments with E2BIG in the tracefs shell, which goes on', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'int3-argv-'));
+    const script = join(dir, 'argv.sh');
+    writeFileSync(
+      script,
+      [`run cat ${'x'.repeat(1 << 20)}`, `run cat ${Array(10_000).fill('a').join(' ')}`, 'run cat /etc/motd'].join(
+        '\n',
+      ),
+    );
+    const r = int3(['tracefs', '--script', script]);
+    const refusal = /^run: cannot run 'cat': Argument list too long: \d+ arguments need more than 32768 bytes /;
+    const errors = r.stderr.trimEnd().split('\n');
+    expect(errors).toHaveLength(2);
+    for (const line of errors) expect(line).toMatch(refusal);
+    expect(r.stdout).toMatch(/^Welcome to int3\./);
+    expect(r.status).toBe(1);
+  });
+
+  it('should refuse them before booting in trace, with one line and exit 2', () => {
+    const r = int3(['trace', '--', 'cat', ...Array(10_000).fill('a')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^int3: cannot run 'cat': Argument list too long: 10001 arguments/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import * as api from './index.js';
 describe('@int3/kernel exports', () => {
   it('should expose exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'ARG_MAX',
       'DEFAULT_MAX_SNAPSHOTS',
       'DEFAULT_SNAPSHOT_EVERY_NS',
       'DieVal',
@@ -31,6 +32,7 @@ describe('@int3/kernel exports', () => {
       'Signal',
       'TICK_NS',
       'WORKLOADS',
+      'checkExecArgs',
       'decodeLog',
       'encodeLogLine',
       'formatTimestamp',

@@ -3,6 +3,7 @@ export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from
 export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation } from './kallsyms/kallsyms.js';
 export { KernelError, type KernelErrorCode } from './kernel-error.js';
 export { decodeLog, encodeLogLine, LOG_MAGIC, LOG_VERSION, type LogEntry, logHeaderLine } from './log/log-codec.js';
+export { ARG_MAX, checkExecArgs } from './machine/check-exec-args.js';
 export { GuestCallError, type GuestCallOptions } from './machine/guest-caller.js';
 export {
   HOST_CALL_JUMPED,

@@ -1,5 +1,6 @@
 /** Error codes of the host kernel: errno names where Linux has one, else a named failure. */
 export type KernelErrorCode =
+  | 'E2BIG'
   | 'EFAULT'
   | 'ENOMEM'
   | 'EINVAL'

@@ -1,4 +1,4 @@
-import { WORKLOADS } from '@int3/kernel';
+import { checkExecArgs, KernelError, WORKLOADS } from '@int3/kernel';
 import { suggestNames } from '../call/suggest-names.js';
 import { CliError } from '../cli-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
@@ -113,8 +113,17 @@ export function parseWorkload(line: string, usage: (m: string) => CliError): str
   return checkWorkload(argv, usage);
 }
 
-/** Checks that an argv names one of the sample workloads, suggesting the nearest names if not. */
+/**
+ * Checks that an argv names one of the sample workloads (suggesting the nearest names if not) and fits
+ * the guest's argument limit (`E2BIG`, as execve), before the machine boots.
+ */
 export function checkWorkload(argv: string[], usage: (m: string) => CliError): string[] {
+  try {
+    checkExecArgs(argv);
+  } catch (error) {
+    if (error instanceof KernelError) throw usage(`cannot run '${argv[0].slice(0, 40)}': ${error.message}`);
+    throw error;
+  }
   if (!WORKLOADS.includes(argv[0])) {
     const near = suggestNames(argv[0], WORKLOADS);
     const hint = near.length > 0 ? `did you mean ${near.join(', ')}? ` : '';

@@ -3,11 +3,10 @@ import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import type { Task } from '../sched/task.js';
 import { userTaskRegs } from '../sched/task-regs.js';
+import { checkExecArgs, USER_STACK_SIZE } from './check-exec-args.js';
 import type { Machine } from './machine.js';
 import { ProgramCache } from './program-cache.js';
 import { buildUserStack } from './user-stack.js';
-
-const USER_STACK_SIZE = 128 * 1024;
 
 /** Each machine's loaded programs (derived from the program bytes alone, so never snapshotted). */
 const caches = new WeakMap<Machine, ProgramCache>();
@@ -16,7 +15,7 @@ const caches = new WeakMap<Machine, ProgramCache>();
  * Starts a workload: `argv[0]` names a program of the image package (`cat`, `fork`, …). The task is
  * created in the guest (`int3_task_create`), its ELF is loaded into a fresh address space (read-only
  * pages shared with the other tasks of that program), and it becomes runnable in user mode at its
- * entry point.
+ * entry point. An argv over the guest's `ARG_MAX` is `E2BIG`, as execve refuses it.
  *
  * @see image/ABI.md §6.1
  */
@@ -25,6 +24,7 @@ export function spawnWorkload(
   argv: readonly string[],
   programs: (name: string) => Uint8Array | undefined,
 ): Task {
+  checkExecArgs(argv);
   const name = argv[0];
   const bytes = name === undefined ? undefined : programs(name);
   if (!bytes) throw new KernelError('ENOENT', `no such workload: ${name ?? '(none)'}`);
