@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NON_RETURNING_CALLS } from '../src/call/non-returning-calls.js';
 import { int3 } from './int3.js';
 
 const DEFINE = "echo 'p:o do_sys_open flags=%dx' > kprobe_events";
@@ -71,5 +72,28 @@ describe('workload arguments beyond the guest limit', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^int3: cannot run 'cat': Argument list too long: 10001 arguments/);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('calls that cannot return to the caller', () => {
+  it('should refuse do_exit, then schedule, and jprobe_return with a message, and go on calling', () => {
+    const r = int3(['tracefs'], 'call do_exit 0\ncall schedule\ncall jprobe_return\ncall strlen str:ab\n');
+    expect(r.stderr.split('\n').slice(0, 3)).toEqual([
+      'call: do_exit cannot return to its caller: it ends the calling task (__noreturn); call a function that returns',
+      'call: schedule cannot return to its caller: it switches to another task; call a function that returns',
+      "call: jprobe_return cannot return to its caller: it jumps back into a jprobe handler's saved frame (longjmp), which a call has not; call a function that returns",
+    ]);
+    expect(r.stdout).toMatch(/^return: 2$/m);
+    expect(r.status).toBe(1);
+  });
+
+  it('should refuse them by address too, and name only functions the sample kernel has', () => {
+    const syms = JSON.parse(int3(['syms', '--json']).stdout) as { name: string; address: string }[];
+    const names = new Set(syms.map((s) => s.name));
+    for (const name of NON_RETURNING_CALLS.keys()) expect(names).toContain(name);
+    const doExit = syms.find((s) => s.name === 'do_exit')!.address;
+    const r = int3(['call', '-e', 'p:x do_exit', doExit, '0']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^int3: do_exit cannot return to its caller/);
   });
 });

@@ -2,6 +2,7 @@ import { argumentBytes, type CallArgument } from '@int3/cpu';
 import { KernelError } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import type { TracedSession } from '../tracing/traced-session.js';
+import { whyCallCannotReturn } from './non-returning-calls.js';
 import { suggestNames } from './suggest-names.js';
 
 /** What a kernel function returned, and what the call cost. */
@@ -51,12 +52,24 @@ export function callKernelFunction(
   }
 }
 
-/** The address of a kernel text symbol (or a `0x` address); unknown names suggest the nearest. */
+/**
+ * The address of a kernel text symbol (or a `0x` address); unknown names suggest the nearest, and a
+ * function that cannot return to a host-to-guest call (see {@link whyCallCannotReturn}) is refused,
+ * by name or by its address.
+ */
 export function resolveKernelFunction(t: TracedSession, symbol: string, command: string): bigint {
-  if (/^0x[0-9a-f]+$/i.test(symbol)) return BigInt(symbol);
   const ks = t.session.machine.kallsyms;
+  if (/^0x[0-9a-f]+$/i.test(symbol)) {
+    const address = BigInt(symbol);
+    const at = ks.lookup(address);
+    if (at !== undefined && at.offset === 0) refuseNonReturning(at.sym.name, command);
+    return address;
+  }
   const sym = ks.lookupName(symbol);
-  if (sym !== undefined && (sym.type === 'T' || sym.type === 't')) return sym.address;
+  if (sym !== undefined && (sym.type === 'T' || sym.type === 't')) {
+    refuseNonReturning(symbol, command);
+    return sym.address;
+  }
   if (sym !== undefined) throw new CliError('usage', `'${symbol}' is a data object, not a function`, command);
   const functions = ks
     .all()
@@ -65,4 +78,11 @@ export function resolveKernelFunction(t: TracedSession, symbol: string, command:
   const near = suggestNames(symbol, functions);
   const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : " (list them with 'int3 syms')";
   throw new CliError('usage', `unknown kernel symbol '${symbol}'${hint}`, command);
+}
+
+function refuseNonReturning(name: string, command: string): void {
+  const why = whyCallCannotReturn(name);
+  if (why !== undefined) {
+    throw new CliError('usage', `${name} cannot return to its caller: ${why}; call a function that returns`, command);
+  }
 }
