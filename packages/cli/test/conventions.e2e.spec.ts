@@ -1,6 +1,8 @@
 // The CLI conventions int3 shares with perf, trace-cmd, bpftrace and GNU tools: -V, one error prefix,
 // --color=WHEN with FORCE_COLOR/NO_COLOR/TERM, and `-- WORKLOAD ARGS…`.
 import { describe, expect, it } from 'vitest';
+import { SHELL_COMMANDS } from '../src/shell/complete-shell-line.js';
+import { SHELL_HELP } from '../src/shell/tracefs-shell.js';
 import { int3, lines, ok } from './int3.js';
 
 const ESC = '\x1b';
@@ -126,5 +128,14 @@ describe('int3 trace --filter errors', () => {
       /^int3: bad --filter for o: Invalid argument: filter for kprobes\/o too long: .*4096 bytes/,
     );
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('int3 tracefs help', () => {
+  it('should list every shell command with its usage', () => {
+    const r = int3(['tracefs'], 'help\n');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(SHELL_HELP);
+    for (const name of SHELL_COMMANDS) expect(SHELL_HELP).toMatch(new RegExp(`^${name}\\b`, 'm'));
   });
 });

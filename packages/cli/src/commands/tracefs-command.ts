@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -8,7 +7,8 @@ import { createCliContainer } from '../container/create-cli-container.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { globalOptions } from '../runtime/global-options.js';
 import { EXIT_INTERRUPTED, type Interrupt } from '../runtime/interrupt.js';
-import { completeShellLine } from '../shell/complete-shell-line.js';
+import { runInteractiveShell } from '../shell/run-interactive-shell.js';
+import { historyPath, ShellHistory } from '../shell/shell-history.js';
 import { TracefsShell } from '../shell/tracefs-shell.js';
 import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
 import { parseCpus } from '../tracing/trace-plan.js';
@@ -18,9 +18,10 @@ import { CommonOptions } from './common-options.js';
 
 const EXAMPLE = `
 Commands: echo [-n] [TEXT] [> PATH | >> PATH], cat PATH, ls [PATH], run WORKLOAD [ARGS...],
-call SYMBOL [ARGS...], sleep N, insmod FILE, rmmod NAME, # comments. Relative paths are under
+call SYMBOL [ARGS...], sleep N, insmod FILE, rmmod NAME, help, # comments. Relative paths are under
 /sys/kernel/tracing; the kprobes debugfs files are /sys/kernel/debug/kprobes/{list,enabled,blacklist}.
-On a terminal the shell is interactive: history (up/down) and Tab completion of commands and paths.
+On a terminal the shell is interactive: Tab completion of commands and paths, and history (up/down)
+kept across sessions in $XDG_STATE_HOME/int3/tracefs_history (~/.local/state/…; 1000 lines).
 The --plugin tracers run from the first command to the last; their reports are printed at the end.
 
 Example:
@@ -35,9 +36,6 @@ Example:
 Exit status: 0 if every command succeeded, 1 if any failed (a failed write prints
 "echo: write error: <strerror>"), 2 bad option or script file, 130 when Ctrl-C stopped a
 script's run (interactively, Ctrl-C stops the run and the shell goes on).`;
-
-/** The interactive prompt. */
-const PROMPT = 'tracefs# ';
 
 /** Registers `int3 tracefs [--cpus N] [--script file] [--image <vmlinux>]`: the tracefs line shell. */
 export function registerTracefsCommand(program: Command): void {
@@ -64,8 +62,18 @@ export function registerTracefsCommand(program: Command): void {
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
       const globals = globalOptions(cmd);
       const tracers = startTracers(host, globals.tracers, 'tracefs');
-      if (interactive) await runInteractive(shell, traced, interrupt);
-      else await shell.executeScript(script);
+      if (interactive) {
+        const path = historyPath(environmentOf(cmd).env);
+        const history = path === undefined ? undefined : new ShellHistory(path);
+        await runInteractiveShell({
+          shell,
+          fs: traced.fs,
+          interrupt,
+          input: process.stdin,
+          output: process.stdout,
+          history,
+        });
+      } else await shell.executeScript(script);
       writeOut(cmd, finishTracers(host, tracers));
       const failed = pluginFailure(host, globals.verbose);
       if (failed) throw failed;
@@ -73,51 +81,6 @@ export function registerTracefsCommand(program: Command): void {
       if (!interactive && shell.interrupted) process.exitCode = EXIT_INTERRUPTED;
       else if (shell.failed) process.exitCode = 1;
     });
-}
-
-/**
- * The shell on a terminal: node:readline with a prompt, in-memory history and Tab completion; Ctrl-C
- * stops the command running (at its next slice) or drops the line being typed; Ctrl-D (or `exit`)
- * leaves. Lines typed while a command runs wait their turn.
- */
-function runInteractive(shell: TracefsShell, traced: TracedSession, interrupt: Interrupt): Promise<void> {
-  const rl = createInterface({
-    input: process.stdin,
-    output: process.stdout,
-    prompt: PROMPT,
-    historySize: 1000,
-    completer: (line: string) => completeShellLine(line, traced.fs),
-  });
-  let busy = false;
-  let queue = Promise.resolve();
-  return new Promise((resolve) => {
-    rl.on('line', (line) => {
-      if (line.trim() === 'exit') {
-        rl.close();
-        return;
-      }
-      queue = queue.then(async () => {
-        busy = true;
-        await shell.execute(line);
-        busy = false;
-        rl.prompt();
-      });
-    });
-    rl.on('SIGINT', () => {
-      process.stdout.write('^C\n');
-      if (busy) {
-        interrupt.request();
-        return;
-      }
-      rl.write(null, { ctrl: true, name: 'u' });
-      rl.prompt();
-    });
-    rl.on('close', () => {
-      process.stdout.write('\n');
-      void queue.then(resolve);
-    });
-    rl.prompt();
-  });
 }
 
 function readScript(path: string | undefined): string {

@@ -2,7 +2,17 @@ import { WORKLOADS } from '@int3/kernel';
 import { DEBUGFS_KPROBES, TRACEFS_ROOT } from '@int3/tracer-plugins';
 
 /** The tracefs shell's commands, as completion offers them. */
-export const SHELL_COMMANDS: readonly string[] = ['echo', 'cat', 'ls', 'run', 'call', 'sleep', 'insmod', 'rmmod'];
+export const SHELL_COMMANDS: readonly string[] = [
+  'echo',
+  'cat',
+  'ls',
+  'run',
+  'call',
+  'sleep',
+  'insmod',
+  'rmmod',
+  'help',
+];
 
 /** The absolute directories the shell knows. */
 const MOUNTS: readonly string[] = [TRACEFS_ROOT, DEBUGFS_KPROBES];

@@ -20,13 +20,29 @@ export interface ShellOutput {
   readonly err: (text: string) => void;
 }
 
+/** What `help` prints: each command with its usage, as bash's `help` lists its builtins. */
+export const SHELL_HELP = `\
+echo [-n] [TEXT...] [> PATH | >> PATH]   print TEXT, or write it to a file (>> appends)
+cat PATH...                            print files (trace, trace_pipe, kprobe_events, error_log, ...)
+ls [PATH]                              list a directory (default /sys/kernel/tracing)
+run WORKLOAD [ARGS...]                 run a sample workload to its end (${WORKLOADS.join(', ')})
+call SYMBOL [ARGS...]                  call a kernel function: 42, 0x10, str:TEXT, buf:N; prints return:
+sleep SECONDS                          let virtual time pass (timers, the kprobe optimizer)
+insmod FILE                            load a kernel module (.ko) from the host
+rmmod NAME                             unload a module
+help                                   this list
+# TEXT                                 a comment
+Relative paths are under /sys/kernel/tracing; the kprobes files are /sys/kernel/debug/kprobes/.
+On a terminal: Tab completes, up/down walks the history, Ctrl-C stops a run, exit or Ctrl-D leaves.
+`;
+
 /** One second of virtual time, in nanoseconds. */
 const NS_PER_SECOND = 1_000_000_000;
 
 /**
  * A line-oriented shell over one machine's tracefs (relative paths are under `/sys/kernel/tracing`)
  * and debugfs kprobes files: `echo [-n] [TEXT] [> PATH | >> PATH]`, `cat PATH`, `ls [PATH]`,
- * `run WORKLOAD [ARGS…]`, `call SYMBOL [ARGS…]`, `sleep N`, `insmod FILE`, `rmmod NAME`, `#` comments. Writes, runs and
+ * `run WORKLOAD [ARGS…]`, `call SYMBOL [ARGS…]`, `sleep N`, `insmod FILE`, `rmmod NAME`, `help`, `#` comments. Writes, runs and
  * module loads are session inputs. A failed command prints a message on `err` and the shell goes on;
  * {@link failed} tells whether any did.
  *
@@ -113,6 +129,9 @@ export class TracefsShell {
         return;
       case 'insmod':
         this.insmod(texts[0]);
+        return;
+      case 'help':
+        this.io.out(SHELL_HELP);
         return;
       case 'rmmod':
         if (texts[0] === undefined) {
