@@ -65,6 +65,11 @@ export const COMMAND_OUTLINE: readonly CommandOutline[] = [
     term: 'demo [options]',
     description: 'kprobes in one screen: seed modules, kprobe events, workloads, the mechanism of a hit',
   },
+  {
+    name: 'completion',
+    term: 'completion <shell>',
+    description: 'print a shell completion script for bash, zsh or fish',
+  },
 ];
 
 /** The words an argv may hold and still need nothing but the outline (help, version, global flags). */

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerCallCommand } from './commands/call-command.js';
+import { registerCompletionCommand } from './commands/completion-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerDisasmCommand } from './commands/disasm-command.js';
 import { registerDmesgCommand } from './commands/dmesg-command.js';
@@ -42,5 +43,6 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
   registerDmesgCommand(program);
   registerCallCommand(program);
   registerDemoCommand(program);
+  registerCompletionCommand(program);
   return program;
 }

@@ -6,6 +6,9 @@ import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 /** Output formats of the tracing commands. */
 export type TraceFormat = 'text' | 'json' | 'chrome';
 
+/** Every {@link TraceFormat}, in the order help lists them. */
+export const TRACE_FORMATS: readonly TraceFormat[] = ['text', 'json', 'chrome'];
+
 /** What `int3 trace` (and `record`, `replay -e`) will do, checked before the machine boots. */
 export interface TracePlan {
   /** `kprobe_events` lines, in order. */
