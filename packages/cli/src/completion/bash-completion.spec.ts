@@ -24,10 +24,14 @@ function complete(line: string): string[] {
     `source ${JSON.stringify(file)}`,
     'read -r -a COMP_WORDS <<< "$LINE"',
     '[[ "$LINE" == *" " ]] && COMP_WORDS+=("")',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…} expansions, not a template
     'COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…} expansions, not a template
     'COMP_LINE="$LINE"; COMP_POINT=${#LINE}',
     'fn=$(complete -p int3 | sed -E "s/.*-F ([^ ]+) .*/\\1/")',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…} expansions, not a template
     '"$fn" int3 "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…} expansions, not a template
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const r = spawnSync('bash', ['--norc', '--noprofile', '-c', program], {

@@ -42,8 +42,10 @@ export function bashCompletion(root: CommandNode): string {
     `# Load it now with: source <(${name} completion bash)`,
     `# or for every shell: ${name} completion bash > ~/.local/share/bash-completion/completions/${name}`,
     `${fn}() {`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…} expansions, not a template
     '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" i',
     '  for ((i = 1; i < COMP_CWORD; i++)); do',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…} expansions, not a template
     '    case "${COMP_WORDS[i]}" in',
     `      ${globalsWithValue.join('|')}) ((i++)) ;;`,
     '      --) break ;;',
