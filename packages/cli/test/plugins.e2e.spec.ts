@@ -59,7 +59,7 @@ describe('int3 trace with a tracer that fails', () => {
     expect(out[0]).toMatch(/ open: \(do_sys_open\+0x0\/0x[0-9a-f]+\) filename="\/etc\/motd"$/);
     expect(out.slice(1)).toEqual(['# good', 'good saw 1 opens', '# fine', 'fine saw 1 opens']);
     expect(r.stderr).toBe(
-      "plugin 'broken-plugin': tracer 'thrower': the pre-handler of its kprobe at do_sys_open threw while the machine ran: boom in handler; its probes are disabled\n",
+      "int3: plugin 'broken-plugin': tracer 'thrower': the pre-handler of its kprobe at do_sys_open threw while the machine ran: boom in handler; its probes are disabled\n",
     );
   });
 
@@ -67,7 +67,7 @@ describe('int3 trace with a tracer that fails', () => {
     const r = int3(['trace', '--run', 'cat /etc/motd', '--plugin', broken, '--verbose']);
     expect(r.status).toBe(1);
     const err = r.stderr.split('\n');
-    expect(err[0]).toMatch(/^plugin 'broken-plugin': tracer 'thrower': .*boom in handler/);
+    expect(err[0]).toMatch(/^int3: plugin 'broken-plugin': tracer 'thrower': .*boom in handler/);
     expect(err[1]).toBe('    Error: boom in handler');
     expect(err[2]).toMatch(/^ {8}at .*broken\.mjs:\d+:\d+/);
   });
@@ -84,7 +84,7 @@ describe('int3 trace with a tracer that fails', () => {
     expect(out[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
     expect(out.slice(1)).toEqual(['# ok', 'ok saw 1 opens']);
     expect(lines(r.stderr)).toEqual([
-      "plugin 'late-plugin': tracer 'badstop': stop() threw: stop failed",
+      "int3: plugin 'late-plugin': tracer 'badstop': stop() threw: stop failed",
       "plugin 'late-plugin': tracer 'badreport': report() threw: report failed",
     ]);
   });
@@ -94,7 +94,7 @@ describe('int3 trace with a tracer that fails', () => {
     expect(r.status).toBe(1);
     const records = lines(r.stdout).map((l) => JSON.parse(l));
     expect(records.map((x) => x.type)).toEqual(['header', 'format', 'event', 'end']);
-    expect(r.stderr).toMatch(/^# fine\nfine saw 1 opens\nplugin 'broken-plugin': tracer 'thrower': /);
+    expect(r.stderr).toMatch(/^# fine\nfine saw 1 opens\nint3: plugin 'broken-plugin': tracer 'thrower': /);
   });
 });
 
@@ -126,12 +126,12 @@ describe('int3 trace --tracer', () => {
     const unknown = int3(['trace', '--tracer', 'nope']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(
-      /^unknown tracer 'nope' \(available: funclatency, chrome-trace; see 'int3 tracers'\)/,
+      /^int3: unknown tracer 'nope' \(available: funclatency, chrome-trace; see 'int3 tracers'\)/,
     );
     const bad = int3(['trace', '--tracer', 'funclatency -x vfs_read']);
     expect(bad.status).toBe(1);
     expect(lines(bad.stderr)).toEqual([
-      "plugin '@int3/funclatency': tracer 'funclatency': start(-x vfs_read) threw: unknown option '-x'; usage: funclatency [-u|-m] [-F] PATTERN (e.g. funclatency vfs_read, funclatency -F \"vfs_*\")",
+      "int3: plugin '@int3/funclatency': tracer 'funclatency': start(-x vfs_read) threw: unknown option '-x'; usage: funclatency [-u|-m] [-F] PATTERN (e.g. funclatency vfs_read, funclatency -F \"vfs_*\")",
     ]);
   });
 });

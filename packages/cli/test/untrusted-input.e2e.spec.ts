@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { NON_RETURNING_CALLS } from '../src/call/non-returning-calls.js';
 import { int3 } from './int3.js';
 
+/** Tests that boot the machine more than once: each spawn boots it, up to ~15 s on a loaded 2-core machine. */
+const SEVERAL_BOOTS_MS = 180_000;
+
 const DEFINE = "echo 'p:o do_sys_open flags=%dx' > kprobe_events";
 
 describe('int3 tracefs: filters built to exhaust a recursive parser', () => {
@@ -36,16 +39,20 @@ describe('int3 tracefs: filters built to exhaust a recursive parser', () => {
 });
 
 describe('--cpus', () => {
-  it('should boot 64 CPUs, as the kernel and README say, run workloads on several, and replay such a run byte for byte', () => {
-    const log = join(mkdtempSync(join(tmpdir(), 'int3-cpus-')), 'cpus64.int3log');
-    const runs = ['--run', 'cat /etc/motd', '--run', 'cat /etc/hostname', '--run', 'dd'];
-    const traced = int3(['record', '--cpus', '64', '-o', log, '-e', 'p:open do_sys_open', ...runs]);
-    expect(traced.status).toBe(0);
-    const cpus = new Set(traced.stdout.split('\n').flatMap((l) => /\[(\d{3})\]/.exec(l)?.[1] ?? []));
-    expect(cpus.size).toBeGreaterThan(1);
-    expect(int3(['replay', log]).stdout).toBe(traced.stdout);
-    expect(int3(['tracefs', '--cpus', '64'], 'cat trace\n').stdout).toMatch(/#P:64\n/);
-  });
+  it(
+    'should boot 64 CPUs, as the kernel and README say, run workloads on several, and replay such a run byte for byte',
+    () => {
+      const log = join(mkdtempSync(join(tmpdir(), 'int3-cpus-')), 'cpus64.int3log');
+      const runs = ['--run', 'cat /etc/motd', '--run', 'cat /etc/hostname', '--run', 'dd'];
+      const traced = int3(['record', '--cpus', '64', '-o', log, '-e', 'p:open do_sys_open', ...runs]);
+      expect(traced.status).toBe(0);
+      const cpus = new Set(traced.stdout.split('\n').flatMap((l) => /\[(\d{3})\]/.exec(l)?.[1] ?? []));
+      expect(cpus.size).toBeGreaterThan(1);
+      expect(int3(['replay', log]).stdout).toBe(traced.stdout);
+      expect(int3(['tracefs', '--cpus', '64'], 'cat trace\n').stdout).toMatch(/#P:64\n/);
+    },
+    SEVERAL_BOOTS_MS,
+  );
 });
 
 describe('workload arguments beyond the guest limit', () => {
@@ -87,13 +94,17 @@ describe('calls that cannot return to the caller', () => {
     expect(r.status).toBe(1);
   });
 
-  it('should refuse them by address too, and name only functions the sample kernel has', () => {
-    const syms = JSON.parse(int3(['syms', '--json']).stdout) as { name: string; address: string }[];
-    const names = new Set(syms.map((s) => s.name));
-    for (const name of NON_RETURNING_CALLS.keys()) expect(names).toContain(name);
-    const doExit = syms.find((s) => s.name === 'do_exit')!.address;
-    const r = int3(['call', '-e', 'p:x do_exit', doExit, '0']);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^int3: do_exit cannot return to its caller/);
-  });
+  it(
+    'should refuse them by address too, and name only functions the sample kernel has',
+    () => {
+      const syms = JSON.parse(int3(['syms', '--json']).stdout) as { name: string; address: string }[];
+      const names = new Set(syms.map((s) => s.name));
+      for (const name of NON_RETURNING_CALLS.keys()) expect(names).toContain(name);
+      const doExit = syms.find((s) => s.name === 'do_exit')!.address;
+      const r = int3(['call', '-e', 'p:x do_exit', doExit, '0']);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^int3: do_exit cannot return to its caller/);
+    },
+    SEVERAL_BOOTS_MS,
+  );
 });
