@@ -36,6 +36,11 @@ export const COMMAND_OUTLINE: readonly CommandOutline[] = [
     description: 'a line shell over the virtual tracefs: echo > kprobe_events, cat trace, as in the kernel docs',
   },
   {
+    name: 'tracers',
+    term: 'tracers',
+    description: 'list the tracers --tracer can start: the built-in ones and those of each --plugin',
+  },
+  {
     name: 'probes',
     term: 'probes [options] <what>',
     description: 'print the kprobes debugfs list (registered probes) or blacklist',

@@ -55,7 +55,7 @@ describe(bashCompletion, () => {
   });
 
   it('should complete commands, then their options with the global ones', () => {
-    expect(complete('int3 tr').sort()).toEqual(['trace', 'tracefs']);
+    expect(complete('int3 tr').sort()).toEqual(['trace', 'tracefs', 'tracers']);
     expect(complete('int3 trace --fo')).toEqual(['--format']);
     expect(complete('int3 --plugin ./p syms --j')).toEqual(['--json']);
     expect(complete('int3 syms --col')).toEqual(['--color']);
