@@ -105,7 +105,7 @@ describe('lost events', () => {
     for (const bad of ['0', '-1', '1.5', 'x', '65537']) {
       const r = int3(['trace', '--buffer-size', bad]);
       expect(r.status).toBe(2);
-      expect(r.stderr.startsWith(`bad --buffer-size '${bad}': expected KiB per CPU, 1 to 65536`)).toBe(true);
+      expect(r.stderr.startsWith(`int3: bad --buffer-size '${bad}': expected KiB per CPU, 1 to 65536`)).toBe(true);
     }
   });
 });
