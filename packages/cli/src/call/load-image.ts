@@ -6,6 +6,7 @@ import { CliError } from '../cli-error.js';
 /** A parsed, linked image with its symbols. */
 export interface GuestImage {
   readonly path: string;
+  readonly bytes: Uint8Array;
   readonly file: ElfFile;
   readonly symbols: SymbolTable;
 }
@@ -33,7 +34,7 @@ export function loadImage(path: string | undefined, command: string): GuestImage
         command,
       );
     }
-    return { path: file, file: elf, symbols: SymbolTable.fromElf(elf) };
+    return { path: file, bytes, file: elf, symbols: SymbolTable.fromElf(elf) };
   } catch (error) {
     if (error instanceof ElfError) throw new CliError('usage', `bad image: ${error.message}`, command);
     throw error;

@@ -19,7 +19,9 @@ Arguments: decimal (42, -1 as two's complement), 0x hex, str:TEXT (pointer to a 
 buf:N (pointer to N zero bytes). Up to six, passed in rdi, rsi, rdx, rcx, r8, r9; after --, an
 argument is never read as an option (int3 call f -- -0x10).
 
-With -e, the function is one of the booted sample kernel (not of an image): the kprobe events are
+With -e, the function runs on the booted sample kernel: a kernel function, or with --image a function
+of that ELF, linked beside the kernel as a module named after the file (link a freestanding image in the
+kernel text mapping clear of the kernel, e.g. -Wl,-Ttext=0xffffffff90000000). The kprobe events are
 defined and enabled for the call, and their trace lines are printed before the return: line.
 
 Examples:
@@ -30,6 +32,7 @@ Examples:
   $ int3 call -e 'p:len strlen s=+0(%di):string' strlen str:hello
           <idle>-0       [000] d....     0.000009: len: (strlen+0x0/0x30) s="hello"
   return: 5
+  $ int3 call --image my.elf -e 'r:t myfunc ret=$retval' myfunc 3
 
 Exit status: 0 returned, 1 guest fault or --max-insns exhausted, 2 bad argument or image.`;
 
@@ -68,15 +71,8 @@ export function registerCallCommand(program: Command): void {
 /** `call -e DEF… SYMBOL ARGS…`: boots the sample kernel, defines and enables the events, calls, prints. */
 async function runTracedKernelCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions) {
   if (rawArgs.length > 6) throw new CliError('usage', `too many arguments (${rawArgs.length}); at most 6`, 'call');
-  if (options.image !== undefined) {
-    throw new CliError(
-      'usage',
-      '-e traces a kernel function: --image (a freestanding ELF) does not go with it',
-      'call',
-    );
-  }
-  const image = readKernelImage(undefined, 'call');
-  const c = createCliContainer(command, () => createTracedSession(image, 1));
+  const image = readKernelImage(options.image, 'call');
+  const c = createCliContainer(command, () => createTracedSession(image, 1, { command: 'call' }));
   const t = c.get<TracedSession>(CliTokens.TracedSession);
   resolveKernelFunction(t, symbol, 'call');
   const args = rawArgs.map(parseCallArgument);

@@ -65,6 +65,13 @@ export function registerReplayCommand(program: Command): void {
       const plan = parseTracePlan({ ...options, run: [] }, 'replay');
       const log = readLog(logPath);
       const image = readKernelImage(options.image, 'replay');
+      if (image.linked !== undefined) {
+        throw new CliError(
+          'usage',
+          `--image '${options.image}' is not a kernel image (a log is replayed on its kernel)`,
+          'replay',
+        );
+      }
       if (options.at !== undefined) {
         const g = globalOptions(cmd);
         if (plan.definitions.length > 0 || plan.filters.length > 0 || g.plugins.length > 0 || g.tracers.length > 0) {

@@ -85,8 +85,15 @@ export async function traceRun(
 ): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
   const image = readKernelImage(options.image, command);
+  if (command === 'record' && image.linked !== undefined) {
+    throw new CliError(
+      'usage',
+      `--image '${options.image}' is not a kernel image: a freestanding ELF is traced with trace, tracefs or call -e, not recorded`,
+      command,
+    );
+  }
   const recordEvents = command === 'record';
-  const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus, { recordEvents }));
+  const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus, { recordEvents, command }));
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   const terminal = c.get<Terminal>(CliTokens.Terminal);

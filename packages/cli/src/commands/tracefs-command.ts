@@ -51,7 +51,7 @@ export function registerTracefsCommand(program: Command): void {
       const interactive = options.script === undefined && environmentOf(cmd).stdinIsTty;
       const script = interactive ? '' : readScript(options.script);
       const image = readKernelImage(options.image, 'tracefs');
-      const c = createCliContainer(cmd, () => createTracedSession(image, cpus));
+      const c = createCliContainer(cmd, () => createTracedSession(image, cpus, { command: 'tracefs' }));
       const traced = c.get<TracedSession>(CliTokens.TracedSession);
       const interrupt = c.get<Interrupt>(CliTokens.Interrupt);
       const shell = new TracefsShell(

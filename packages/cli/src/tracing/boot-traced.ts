@@ -37,7 +37,7 @@ export async function bootTraced(cmd: Command, options: InspectOptions, command:
   const cpus = parseCpus(options.cpus, usage);
   const workloads = (options.run ?? []).map((line) => parseWorkload(line, usage));
   const image = readKernelImage(options.image, command);
-  const c = createCliContainer(cmd, () => createTracedSession(image, cpus));
+  const c = createCliContainer(cmd, () => createTracedSession(image, cpus, { command }));
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   defineEvents(traced, { definitions: options.event ?? [], filters: [] }, command);

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { ElfError, type ElfFile, MemoryError } from '@int3/cpu';
 import {
   type InputHandler,
   KernelError,
@@ -11,6 +11,7 @@ import {
 } from '@int3/kernel';
 import { Kprobes } from '@int3/kprobes';
 import { TraceFs } from '@int3/tracer-plugins';
+import { loadImage } from '../call/load-image.js';
 import { CliError } from '../cli-error.js';
 
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
@@ -34,13 +35,29 @@ export interface TracedSession {
 export interface KernelImageFile {
   readonly bytes: Uint8Array;
   readonly name: string;
+  /**
+   * A freestanding ELF that `--image` named instead of a kernel: the sample kernel boots and the image
+   * is linked beside it as the module `name` (its functions are probed and called as module text).
+   */
+  readonly linked?: { readonly name: string; readonly file: ElfFile };
 }
 
-/** Reads the kernel image; a missing file is a usage error naming it. */
+/**
+ * Reads what `--image` names, with the loader errors of `int3 call` (no such file, not ELF, truncated,
+ * not x86-64, ET_REL): an int3 kernel image (it has `start_kernel` and the host-call gates) boots;
+ * any other ET_EXEC image is linked beside the sample kernel.
+ */
 export function readKernelImage(path: string | undefined, command: string): KernelImageFile {
+  if (path === undefined) return sampleKernel(command);
+  const image = loadImage(path, command);
+  const has = (name: string) => image.file.symbols.some((s) => s.name === name && s.shndx !== 0);
+  if (has('start_kernel') && has('__hostcall_start')) return { bytes: image.bytes, name: basename(path) };
+  return { ...sampleKernel(command), linked: { name: linkedImageName(path), file: image.file } };
+}
+
+function sampleKernel(command: string): KernelImageFile {
   try {
-    if (path === undefined) return { bytes: readSampleImage(), name: basename(SAMPLE_IMAGE_PATH) };
-    return { bytes: new Uint8Array(readFileSync(path)), name: basename(path) };
+    return { bytes: readSampleImage(), name: basename(SAMPLE_IMAGE_PATH) };
   } catch (error) {
     const reason = error instanceof KernelError ? error.message : (error as Error).message;
     throw new CliError('usage', `cannot read kernel image: ${reason}`, command);
@@ -56,6 +73,16 @@ export interface TracedSessionOptions {
    * event of a long run in memory), true for a replay.
    */
   readonly recordEvents?: boolean;
+  /** The command whose `--help` a boot error points at. */
+  readonly command?: string;
+}
+
+/** The module name of a linked image: its file name without extension, as a C identifier. */
+export function linkedImageName(path: string): string {
+  const stem = basename(path)
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[A-Za-z_]/.test(stem) ? stem : `_${stem}`;
 }
 
 /**
@@ -80,10 +107,19 @@ export function createTracedSession(
       recordEvents: options.recordEvents ?? false,
     });
   } catch (error) {
-    if (error instanceof KernelError) throw new CliError('usage', `cannot boot ${image.name}: ${error.message}`);
+    if (error instanceof KernelError || error instanceof ElfError || error instanceof MemoryError)
+      throw new CliError('usage', `cannot boot ${image.name}: ${error.message}`, options.command);
     throw error;
   }
   const traced = attach(session);
+  if (image.linked !== undefined) {
+    try {
+      session.machine.modules.loadLinked(image.linked.file, image.linked.name);
+    } catch (error) {
+      if (error instanceof KernelError) throw new CliError('usage', `bad image: ${error.message}`, options.command);
+      throw error;
+    }
+  }
   session.handle(
     TRACEFS_WRITE,
     tracefsWriteHandler(() => traced.fs),

@@ -11,6 +11,8 @@ export const KernelLayout = {
   /** vmalloc/ioremap space: kernel stacks, per-CPU areas, the kmalloc heap. */
   VMALLOC_START: 0xffffc90000000000n,
   VMALLOC_END: 0xffffe8ffffffffffn,
+  /** The kernel text mapping's start (`__START_KERNEL_map`); it ends at {@link MODULES_VADDR}. */
+  START_KERNEL_MAP: 0xffffffff80000000n,
   /** Kernel text mapping (`__START_KERNEL_map` + 16 MiB). */
   KERNEL_TEXT: 0xffffffff81000000n,
   /** Module mapping space: modules, kprobes' instruction slots — within ±2 GiB of kernel text. */

@@ -1,7 +1,8 @@
-import { ElfError, type ElfFile, type ElfSymbol, PAGE_SIZE, PageFlags, parseElf } from '@int3/cpu';
+import { ElfError, type ElfFile, type ElfSymbol, loadElf, PAGE_SIZE, PageFlags, parseElf } from '@int3/cpu';
 import { kallsymsInputs } from '../boot/kernel-image.js';
 import { KernelError } from '../kernel-error.js';
 import type { Machine } from '../machine/machine.js';
+import { KernelLayout } from '../mm/kernel-layout.js';
 import { applyRelocation } from './relocate.js';
 
 const SHF_WRITE = 0x1;
@@ -49,6 +50,8 @@ type Group = 'text' | 'rodata' | 'data';
 export class ModuleLoader {
   private readonly modules = new Map<string, LoadedModule>();
   private readonly notifiers: ModuleNotifier[] = [];
+  /** Modules adopted by {@link loadLinked}: never unloaded, so never forgotten. */
+  private readonly linked = new Set<string>();
 
   constructor(private readonly m: Machine) {}
 
@@ -182,10 +185,73 @@ export class ModuleLoader {
     return mod;
   }
 
+  /**
+   * Adopts a freestanding ET_EXEC image, linked at its own addresses, as the module `name`: its PT_LOAD
+   * segments are mapped where they were linked, its symbols join kallsyms as the module's, and the
+   * notifiers see it COMING then LIVE, so kprobes take its text as module text. There is no init to run
+   * and no relocation: the image must lie in the kernel text mapping, clear of the kernel and of what is
+   * mapped there already. It cannot be unloaded (its pages are not the module allocator's).
+   *
+   * Linux has no such call; it is how int3 probes code that was not built as a module (`--image`).
+   * @throws KernelError BAD_MODULE (not ET_EXEC, outside the kernel text mapping, overlapping), EEXIST
+   */
+  loadLinked(elf: ElfFile, name: string): LoadedModule {
+    if (this.modules.has(name)) throw new KernelError('EEXIST', `${name}: module is already loaded`);
+    const low = KernelLayout.START_KERNEL_MAP;
+    const segments = elf.segments.filter((s) => s.memSize > 0);
+    for (const s of segments) {
+      const end = s.vaddr + BigInt(s.memSize);
+      if (s.vaddr < low || end > KernelLayout.MODULES_VADDR) {
+        throw new KernelError(
+          'BAD_MODULE',
+          `${elf.name}: program header ${s.index} at 0x${s.vaddr.toString(16)} is outside the kernel text mapping ` +
+            `[0x${low.toString(16)}, 0x${KernelLayout.MODULES_VADDR.toString(16)}): link it there, e.g. -Wl,-Ttext=0xffffffff90000000`,
+        );
+      }
+    }
+    try {
+      loadElf(elf, this.m.space);
+    } catch (e) {
+      if (!(e instanceof ElfError)) throw e;
+      const taken =
+        e.code === 'LOAD_CONFLICT'
+          ? ' (the kernel is there: link the image elsewhere, e.g. -Wl,-Ttext=0xffffffff90000000)'
+          : '';
+      throw new KernelError('BAD_MODULE', `${e.message}${taken}`);
+    }
+    const text = segments.filter((s) => s.execute);
+    const textStart = text.reduce((a, s) => (s.vaddr < a ? s.vaddr : a), text[0]?.vaddr ?? 0n);
+    const textEnd = text.reduce(
+      (a, s) => (s.vaddr + BigInt(s.memSize) > a ? s.vaddr + BigInt(s.memSize) : a),
+      textStart,
+    );
+    const byName = new Map<string, bigint>();
+    for (const s of elf.sections) if ((s.flags & SHF_ALLOC) !== 0 && s.size > 0) byName.set(s.name, s.addr);
+    const mod: LoadedModule = {
+      name,
+      textStart,
+      textEnd,
+      regions: [],
+      sections: byName,
+      init: undefined,
+      exit: undefined,
+      state: ModuleState.COMING,
+    };
+    this.m.kallsyms.addRegion(name, kallsymsInputs(elf), `module:${name}`);
+    this.modules.set(name, mod);
+    this.notify(ModuleState.COMING, mod);
+    mod.state = ModuleState.LIVE;
+    this.notify(ModuleState.LIVE, mod);
+    this.linked.add(name);
+    this.m.emitMachine({ type: 'module:loaded', at: this.m.clock(0), cpu: 0, name, base: segments[0]?.vaddr ?? 0n });
+    return mod;
+  }
+
   /** `rmmod`: runs `cleanup_module`, tells the notifiers the module is GOING, frees its memory. */
   unload(name: string, cpu = 0): void {
     const mod = this.modules.get(name);
     if (!mod) throw new KernelError('ENOENT', `${name}: no such module`);
+    if (this.linked.has(name)) throw new KernelError('EBUSY', `${name}: a linked image (--image) cannot be unloaded`);
     if (mod.exit !== undefined) this.m.guest.call(cpu, mod.exit, [], { asTask: this.m.image.symbols.init_task });
     this.teardown(mod);
     this.m.emitMachine({ type: 'module:unloaded', at: this.m.clock(cpu), cpu, name });

@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseElf } from '@int3/cpu';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KernelError } from '../src/kernel-error.js';
+import { Machine } from '../src/machine/machine.js';
+import { ModuleLoader, ModuleState } from '../src/modules/module-loader.js';
+import { readSampleImage, sampleProgram } from '../src/sample-image.js';
+
+// A freestanding ET_EXEC image, compiled at test time (gcc is on every machine), linked in the kernel
+// text mapping at two places: clear of the kernel, and over it.
+const FLAGS = ['-O2', '-ffreestanding', '-fno-pic', '-mcmodel=kernel', '-mno-red-zone', '-nostdlib', '-static'];
+const SOURCE = 'long twice(long x) { return 2 * x; }\nlong counter = 5;\nvoid _start(void) {}\n';
+
+let dir: string;
+const build = (name: string, text: string) => {
+  const out = join(dir, name);
+  execFileSync('gcc', [...FLAGS, `-Wl,-Ttext=${text}`, '-Wl,--build-id=none', '-o', out, join(dir, 't.c')]);
+  return parseElf(new Uint8Array(readFileSync(out)), name);
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'int3-linked-'));
+  writeFileSync(join(dir, 't.c'), SOURCE);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const boot = () => Machine.boot({ image: readSampleImage(), cpus: 1, programs: sampleProgram });
+
+describe(ModuleLoader.prototype.loadLinked, () => {
+  it('should map the image where it was linked, name its symbols as the module, and tell the notifiers', () => {
+    const m = boot();
+    const states: number[] = [];
+    m.modules.onModule((s) => states.push(s));
+    const mod = m.modules.loadLinked(build('img.elf', '0xffffffff90000000'), 'img');
+    expect(states).toEqual([ModuleState.COMING, ModuleState.LIVE]);
+    const twice = m.kallsyms.lookupName('img:twice');
+    expect(twice?.address).toBe(0xffffffff90000000n);
+    expect(m.kallsyms.format(twice!.address + 1n)).toMatch(/^twice\+0x1\/0x[0-9a-f]+ \[img\]$/);
+    expect(m.modules.moduleAt(twice!.address)).toBe(mod);
+    expect(m.guest.call(0, twice!.address, [21n])).toBe(42n);
+    expect(m.space.readU64(m.kallsyms.lookupName('counter')!.address)).toBe(5n);
+  });
+
+  it('should refuse an image over the kernel, outside the kernel text mapping, or loaded twice, and keep none of it', () => {
+    const m = boot();
+    const err = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (e) {
+        if (e instanceof KernelError) return `${e.code} ${e.message}`;
+        throw e;
+      }
+      return 'ok';
+    };
+    expect(err(() => m.modules.loadLinked(build('over.elf', '0xffffffff81000000'), 'over'))).toMatch(
+      /^BAD_MODULE over\.elf: page 0xffffffff81000000 is already mapped \(the kernel is there/,
+    );
+    expect(err(() => m.modules.loadLinked(build('mod.elf', '0xffffffffa0100000'), 'mod'))).toMatch(
+      /^BAD_MODULE mod\.elf: program header \d at 0xffffffffa0[0-9a-f]+ is outside the kernel text mapping/,
+    );
+    expect(m.modules.list().map((x) => x.name)).toEqual([]);
+    m.modules.loadLinked(build('img.elf', '0xffffffff90000000'), 'img');
+    expect(err(() => m.modules.loadLinked(build('img.elf', '0xffffffff90000000'), 'img'))).toMatch(/^EEXIST/);
+    expect(err(() => m.modules.unload('img'))).toMatch(/^EBUSY img: a linked image \(--image\) cannot be unloaded/);
+  });
+});
