@@ -4,6 +4,7 @@ import { registerCompletionCommand } from './commands/completion-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerDisasmCommand } from './commands/disasm-command.js';
 import { registerDmesgCommand } from './commands/dmesg-command.js';
+import { registerModuleCommand } from './commands/module-command.js';
 import { registerProbesCommand } from './commands/probes-command.js';
 import { registerRecordCommand } from './commands/record-command.js';
 import { registerReplayCommand } from './commands/replay-command.js';
@@ -42,6 +43,7 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
   registerDisasmCommand(program);
   registerDmesgCommand(program);
   registerCallCommand(program);
+  registerModuleCommand(program);
   registerDemoCommand(program);
   registerCompletionCommand(program);
   return program;

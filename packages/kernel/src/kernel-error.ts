@@ -8,6 +8,7 @@ export type KernelErrorCode =
   | 'ENOEXEC'
   | 'EBUSY'
   | 'EEXIST'
+  | 'ENOSPC'
   | 'BAD_IMAGE'
   | 'BAD_MODULE'
   | 'BAD_LOG'

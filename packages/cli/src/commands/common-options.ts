@@ -17,6 +17,12 @@ export const CommonOptions = Object.freeze({
   /** `-e, --event <definition>` (repeatable). */
   event: (what = 'a kprobe_events line, e.g. "p:open do_sys_open dfd=%di" (repeatable)') =>
     new Option('-e, --event <definition>', what).argParser(collect),
+  /** `--insmod <'file.ko name=value…'>` (repeatable): modules loaded in order before the workloads. */
+  insmod: () =>
+    new Option(
+      '--insmod <module>',
+      "load a kernel module before the workloads: 'file.ko name=value…' (repeatable; see int3 module build)",
+    ).argParser(collect),
   /** `--run <workload>` (repeatable). */
   run: (what = "a workload and its arguments, e.g. 'cat /etc/motd' (repeatable)") =>
     new Option('--run <workload>', what).argParser(collect),

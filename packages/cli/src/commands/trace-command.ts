@@ -9,6 +9,7 @@ import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
+import { insmodAll, parseInsmod } from '../tracing/insmod-modules.js';
 import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
 import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
@@ -33,6 +34,7 @@ kernel's error_log lines, with the caret, are printed on stderr), 130 interrupte
 /** Options of `int3 trace`. */
 interface TraceCommandOptions extends TraceOptions {
   readonly image?: string;
+  readonly insmod?: string[];
   readonly output?: string;
 }
 
@@ -84,6 +86,7 @@ export async function traceRun(
   terminalSink: boolean,
 ): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
+  const modules = (options.insmod ?? []).map((line) => parseInsmod(line, command));
   const image = readKernelImage(options.image, command);
   if (command === 'record' && image.linked !== undefined) {
     throw new CliError(
@@ -99,6 +102,7 @@ export async function traceRun(
   const terminal = c.get<Terminal>(CliTokens.Terminal);
   const globals = globalOptions(cmd);
   defineEvents(traced, plan, command);
+  insmodAll(traced, modules);
   const sink = openSink();
   const output = createTraceOutput(traced, plan.format, sink, terminalSink ? terminal : undefined);
   const tracers = startTracers(host, globals.tracers, command);

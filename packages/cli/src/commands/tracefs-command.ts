@@ -18,8 +18,9 @@ import { CommonOptions } from './common-options.js';
 
 const EXAMPLE = `
 Commands: echo [-n] [TEXT] [> PATH | >> PATH], cat PATH, ls [PATH], run WORKLOAD [ARGS...],
-call SYMBOL [ARGS...], sleep N, insmod FILE, rmmod NAME, help, # comments. Relative paths are under
-/sys/kernel/tracing; the kprobes debugfs files are /sys/kernel/debug/kprobes/{list,enabled,blacklist}.
+call SYMBOL [ARGS...], sleep N, insmod FILE [name=value...], rmmod NAME, dmesg, help, # comments.
+Relative paths are under /sys/kernel/tracing; the kprobes debugfs files are
+/sys/kernel/debug/kprobes/{list,enabled,blacklist}.
 On a terminal the shell is interactive: Tab completion of commands and paths, and history (up/down)
 kept across sessions in $XDG_STATE_HOME/int3/tracefs_history (~/.local/state/…; 1000 lines).
 The --plugin tracers run from the first command to the last; their reports are printed at the end.

@@ -11,6 +11,7 @@ export const SHELL_COMMANDS: readonly string[] = [
   'sleep',
   'insmod',
   'rmmod',
+  'dmesg',
   'help',
 ];
 

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { formatTimestamp, KernelError, WORKLOADS } from '@int3/kernel';
 import { TraceFsError } from '@int3/tracer-plugins';
 import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
@@ -7,6 +5,7 @@ import { parseCallArgument } from '../call/parse-call-argument.js';
 import { CliError } from '../cli-error.js';
 import { escapeControls } from '../runtime/escape-controls.js';
 import type { Interrupt } from '../runtime/interrupt.js';
+import { insmodModule, readModuleFile } from '../tracing/insmod-modules.js';
 import { strerror } from '../tracing/run-trace.js';
 import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
 import { parseWorkload } from '../tracing/trace-plan.js';
@@ -28,8 +27,9 @@ ls [PATH]                              list a directory (default /sys/kernel/tra
 run WORKLOAD [ARGS...]                 run a sample workload to its end (${WORKLOADS.join(', ')})
 call SYMBOL [ARGS...]                  call a kernel function: 42, 0x10, str:TEXT, buf:N; prints return:
 sleep SECONDS                          let virtual time pass (timers, the kprobe optimizer)
-insmod FILE                            load a kernel module (.ko) from the host
+insmod FILE [NAME=VALUE...]            load a kernel module (.ko) from the host, with its parameters
 rmmod NAME                             unload a module
+dmesg                                  print the kernel log (printk)
 help                                   this list
 # TEXT                                 a comment
 Relative paths are under /sys/kernel/tracing; the kprobes files are /sys/kernel/debug/kprobes/.
@@ -42,7 +42,7 @@ const NS_PER_SECOND = 1_000_000_000;
 /**
  * A line-oriented shell over one machine's tracefs (relative paths are under `/sys/kernel/tracing`)
  * and debugfs kprobes files: `echo [-n] [TEXT] [> PATH | >> PATH]`, `cat PATH`, `ls [PATH]`,
- * `run WORKLOAD [ARGS…]`, `call SYMBOL [ARGS…]`, `sleep N`, `insmod FILE`, `rmmod NAME`, `help`, `#` comments. Writes, runs and
+ * `run WORKLOAD [ARGS…]`, `call SYMBOL [ARGS…]`, `sleep N`, `insmod FILE [name=value…]`, `rmmod NAME`, `dmesg`, `help`, `#` comments. Writes, runs and
  * module loads are session inputs. A failed command prints a message on `err` and the shell goes on;
  * {@link failed} tells whether any did.
  *
@@ -128,7 +128,7 @@ export class TracefsShell {
         this.sleep(texts[0]);
         return;
       case 'insmod':
-        this.insmod(texts[0]);
+        this.insmod(texts[0], texts.slice(1));
         return;
       case 'help':
         this.io.out(SHELL_HELP);
@@ -139,6 +139,9 @@ export class TracefsShell {
           return;
         }
         this.t.session.apply({ type: 'input:rmmod', name: texts[0].replace(/\.ko$/, '') });
+        return;
+      case 'dmesg':
+        this.io.out(this.t.session.machine.printk.dmesg());
         return;
       default:
         this.fail(`int3: ${name}: command not found (${SHELL_COMMANDS.join(', ')})`);
@@ -229,19 +232,21 @@ export class TracefsShell {
     this.t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + Math.round(s * NS_PER_SECOND) });
   }
 
-  private insmod(file: string | undefined): void {
+  /** `insmod FILE [name=value…]`: loads a module (journaled with its bytes and their hash). */
+  private insmod(file: string | undefined, params: readonly string[]): void {
     if (file === undefined) {
       this.fail('insmod: missing module file');
       return;
     }
-    let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
-    } catch {
-      this.fail(`insmod: ERROR: could not load module ${file}: No such file or directory`);
-      return;
+      insmodModule(this.t, file, readModuleFile(file), params);
+    } catch (error) {
+      if (error instanceof CliError) {
+        this.fail(error.message);
+        return;
+      }
+      throw error;
     }
-    this.t.session.apply({ type: 'input:insmod', name: basename(file), data: bytes.toString('base64') });
   }
 
   private fail(message: string): void {

@@ -20,6 +20,7 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
     command
       .argument('[workload...]', 'after --: one workload and its arguments, as one --run (as perf record -- cmd)')
       .addOption(CommonOptions.run("a workload and its arguments, e.g. 'cat /etc/motd' (repeatable; default hello)"))
+      .addOption(CommonOptions.insmod())
       .addOption(CommonOptions.cpus())
       .addOption(CommonOptions.image())
       .option(

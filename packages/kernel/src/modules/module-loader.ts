@@ -3,6 +3,8 @@ import { kallsymsInputs } from '../boot/kernel-image.js';
 import { KernelError } from '../kernel-error.js';
 import type { Machine } from '../machine/machine.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
+import { defineModuleApiGates } from './module-api-gates.js';
+import { setModuleParams } from './module-params.js';
 import { applyRelocation } from './relocate.js';
 
 const SHF_WRITE = 0x1;
@@ -27,6 +29,8 @@ export interface LoadedModule {
   readonly regions: readonly (readonly [bigint, number, number])[];
   /** Address of each allocated section, by name. */
   readonly sections: ReadonlyMap<string, bigint>;
+  /** Size of each allocated section, by name. */
+  readonly sectionSizes?: ReadonlyMap<string, number>;
   readonly init: bigint | undefined;
   readonly exit: bigint | undefined;
   state: ModuleStateValue;
@@ -96,7 +100,7 @@ export class ModuleLoader {
    * `insmod`: links the object and runs its `init_module` on `cpu`. All or nothing: a bad object, an
    * unknown symbol, an overflowing relocation or a failing init leaves nothing behind.
    */
-  load(bytes: Uint8Array, fileName: string, cpu = 0): LoadedModule {
+  load(bytes: Uint8Array, fileName: string, cpu = 0, params: readonly string[] = []): LoadedModule {
     const name = fileName.replace(/^.*\//, '').replace(/\.(ko|o)$/, '');
     if (this.modules.has(name)) throw new KernelError('EEXIST', `${name}: module is already loaded`);
     let elf: ElfFile;
@@ -108,6 +112,7 @@ export class ModuleLoader {
     }
     if (elf.type !== 'rel')
       throw new KernelError('BAD_MODULE', `${fileName}: not a relocatable object (ET_REL); build it with gcc -c`);
+    defineModuleApiGates(this.m);
     const { sections, regions, commons } = this.layout(elf, name);
     const m = this.m;
     const symbolAddress = (sym: ElfSymbol): bigint => this.resolve(sym, sections, commons, name);
@@ -135,6 +140,27 @@ export class ModuleLoader {
     }
     // Text becomes read-only+exec and rodata read-only only now that relocation wrote them.
     for (const [start, size, flags] of regions) m.space.protect(start, size, flags);
+    // Step: `insmod foo.ko name=value…` sets the parameters before init (kernel/module/main.c parse_args).
+    const paramSection = elf.sections.find((x) => x.name === '__param' && sections.has(x.index));
+    try {
+      setModuleParams(
+        {
+          space: m.space,
+          allocString: (size) => {
+            const at = m.memory.vmallocMap(Math.max(1, size));
+            regions.push([at, size, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute]);
+            return at;
+          },
+          log: (level, text) => m.log(cpu, level, text),
+        },
+        name,
+        paramSection && { address: sections.get(paramSection.index)!, size: paramSection.size },
+        params,
+      );
+    } catch (e) {
+      for (const [start] of regions) m.memory.free(start);
+      throw e;
+    }
     const textSections = elf.sections.filter((s) => sections.has(s.index) && (s.flags & SHF_EXECINSTR) !== 0);
     const textStart = textSections.length ? sections.get(textSections[0].index)! : regions[0][0];
     const textEnd = textSections.reduce((end, s) => {
@@ -146,13 +172,19 @@ export class ModuleLoader {
       return s ? symbolAddress(s) : undefined;
     };
     const byName = new Map<string, bigint>();
-    for (const s of elf.sections) if (sections.has(s.index)) byName.set(s.name, sections.get(s.index)!);
+    const sizes = new Map<string, number>();
+    for (const s of elf.sections) {
+      if (!sections.has(s.index)) continue;
+      byName.set(s.name, sections.get(s.index)!);
+      sizes.set(s.name, s.size);
+    }
     const mod: LoadedModule = {
       name,
       textStart,
       textEnd,
       regions,
       sections: byName,
+      sectionSizes: sizes,
       init: findFunc('init_module'),
       exit: findFunc('cleanup_module'),
       state: ModuleState.COMING,
@@ -220,11 +252,12 @@ export class ModuleLoader {
       throw new KernelError('BAD_MODULE', `${e.message}${taken}`);
     }
     const text = segments.filter((s) => s.execute);
-    const textStart = text.reduce((a, s) => (s.vaddr < a ? s.vaddr : a), text[0]?.vaddr ?? 0n);
-    const textEnd = text.reduce(
-      (a, s) => (s.vaddr + BigInt(s.memSize) > a ? s.vaddr + BigInt(s.memSize) : a),
-      textStart,
-    );
+    let textStart = text[0]?.vaddr ?? 0n;
+    let textEnd = textStart;
+    for (const s of text) {
+      if (s.vaddr < textStart) textStart = s.vaddr;
+      if (s.vaddr + BigInt(s.memSize) > textEnd) textEnd = s.vaddr + BigInt(s.memSize);
+    }
     const byName = new Map<string, bigint>();
     for (const s of elf.sections) if ((s.flags & SHF_ALLOC) !== 0 && s.size > 0) byName.set(s.name, s.addr);
     const mod: LoadedModule = {

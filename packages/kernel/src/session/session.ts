@@ -160,7 +160,15 @@ export class Session {
       else this.lastRun = outcome;
     });
     this.handlers.set('input:insmod', (i) => {
-      this.machine.modules.load(Buffer.from(i.data as string, 'base64'), i.name as string);
+      const params = Array.isArray(i.params) ? i.params.filter((x): x is string => typeof x === 'string') : [];
+      const bytes = Buffer.from(i.data as string, 'base64');
+      if (typeof i.sha256 === 'string' && createHash('sha256').update(bytes).digest('hex') !== i.sha256) {
+        throw new KernelError(
+          'BAD_LOG',
+          `insmod ${i.name as string}: the module's bytes do not match their sha256 (the log was altered)`,
+        );
+      }
+      this.machine.modules.load(bytes, i.name as string, 0, params);
     });
     this.handlers.set('input:rmmod', (i) => this.machine.modules.unload(i.name as string));
   }

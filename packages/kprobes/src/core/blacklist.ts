@@ -1,4 +1,4 @@
-import type { Machine } from '@int3/kernel';
+import type { LoadedModule, Machine } from '@int3/kernel';
 
 /** One blacklisted range. */
 export interface BlacklistEntry {
@@ -35,6 +35,37 @@ export class Blacklist {
   /** Adds ranges (kprobes' own text). */
   addText(ranges: readonly BlacklistEntry[]): void {
     this.entries.push(...ranges);
+  }
+
+  /**
+   * A module's own blacklist, as Linux takes it when the module comes: its `.kprobes.text` (`__kprobes`
+   * functions) and every function its `_kprobe_blacklist` section names (`NOKPROBE_SYMBOL()`).
+   * @see kernel/kprobes.c add_module_kprobe_blacklist()
+   */
+  addModule(mod: LoadedModule): void {
+    const text = mod.sections.get('.kprobes.text');
+    const size = mod.sectionSizes?.get('.kprobes.text') ?? 0;
+    if (text !== undefined && size > 0)
+      this.entries.push({ start: text, end: text + BigInt(size), name: `[${mod.name}]` });
+    const list = mod.sections.get('_kprobe_blacklist');
+    const count = Math.floor((mod.sectionSizes?.get('_kprobe_blacklist') ?? 0) / 8);
+    for (let i = 0; list !== undefined && i < count; i++) {
+      const addr = this.m.space.readU64(list + BigInt(8 * i));
+      const loc = this.m.kallsyms.lookup(addr);
+      if (loc === undefined) continue;
+      this.entries.push({
+        start: loc.sym.address,
+        end: loc.sym.address + BigInt(Math.max(1, loc.sym.size)),
+        name: loc.sym.name,
+      });
+    }
+  }
+
+  /** Drops the entries inside a module going away. @see kernel/kprobes.c remove_module_kprobe_blacklist() */
+  removeModule(mod: LoadedModule): void {
+    const inside = (e: BlacklistEntry) =>
+      mod.regions.some(([start, size]) => e.start >= start && e.start < start + BigInt(size));
+    for (let i = this.entries.length - 1; i >= 0; i--) if (inside(this.entries[i])) this.entries.splice(i, 1);
   }
 
   /** The entry containing `address`, if any. */

@@ -70,7 +70,9 @@ export class Kprobes {
     this.jprobes = new Jprobes(this);
     registerKprobesSnapshot(this, this.kretprobes);
     m.modules.onModule((state, mod) => {
+      if (state === ModuleState.COMING) this.blacklist.addModule(mod);
       if (state !== ModuleState.GOING) return;
+      this.blacklist.removeModule(mod);
       for (const site of this.table.values()) {
         if (site.addr >= mod.textStart && site.addr < mod.textEnd) this.killProbe(site, mod.name);
       }

@@ -8,6 +8,7 @@
 #define __always_inline inline __attribute__((__always_inline__))
 #define __noreturn __attribute__((__noreturn__))
 #define __used __attribute__((__used__))
+#define __maybe_unused __attribute__((__unused__))
 #define __aligned(x) __attribute__((__aligned__(x)))
 #define __section(s) __attribute__((__section__(s)))
 #define __printf(a, b) __attribute__((__format__(printf, a, b)))

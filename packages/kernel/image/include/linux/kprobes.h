@@ -79,6 +79,11 @@ _Static_assert(sizeof(struct jprobe) == 112, "sizeof(struct jprobe)");
 
 #define JPROBE_ENTRY(pentry) ((void *)(pentry))
 
+/* Code kprobes must not probe: a __kprobes function, or one NOKPROBE_SYMBOL() names (the blacklist). */
+#define __kprobes __section(".kprobes.text")
+#define NOKPROBE_SYMBOL(fname) \
+	static unsigned long __used __section("_kprobe_blacklist") __aligned(8) _kbl_addr_##fname = (unsigned long)fname
+
 /*
  * A function-return probe: handler runs when the probed function returns (regs_return_value(regs)
  * is its result; changing regs->ax changes it). entry_handler, if set, runs at entry (non-zero: skip

@@ -5,11 +5,11 @@
 typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
-typedef unsigned long u64;
+typedef unsigned long long u64;
 typedef signed char s8;
 typedef short s16;
 typedef int s32;
-typedef long s64;
+typedef long long s64;
 
 typedef unsigned long size_t;
 typedef long ssize_t;
