@@ -54,6 +54,17 @@ describe('int3 module build', () => {
     );
   });
 
+  it.each(['kprobe_example', 'jprobe_example', 'kretprobe_example'])(
+    'should build the seed module %s byte for byte as its committed .ko',
+    (name) => {
+      const seeds = join(REPO_ROOT, 'packages/kernel/image/modules/kprobes');
+      const out = join(dir, `${name}.seed.ko`);
+      const r = int3(['module', 'build', `${name}.c`, '-o', out], undefined, { cwd: seeds });
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(Buffer.compare(readFileSync(out), readFileSync(join(seeds, `${name}.ko`)))).toBe(0);
+    },
+  );
+
   it('should say which compiler is missing', () => {
     const r = int3(['module', 'build', 'x.c'], undefined, { cwd: dir, env: { ...process.env, CC: 'no-such-gcc' } });
     expect(r.status).toBe(1);

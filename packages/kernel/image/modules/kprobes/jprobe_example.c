@@ -5,8 +5,8 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <net/sock.h>
-#include "../module.h"
 
 static int jip_queue_xmit(struct sock *sk, struct sk_buff *skb, struct flowi4 *fl)
 {
@@ -24,7 +24,7 @@ static struct jprobe my_jprobe = {
 	},
 };
 
-int init_module(void)
+static int __init jprobe_init(void)
 {
 	int ret = register_jprobe(&my_jprobe);
 
@@ -37,8 +37,13 @@ int init_module(void)
 	return 0;
 }
 
-void cleanup_module(void)
+static void __exit jprobe_exit(void)
 {
 	unregister_jprobe(&my_jprobe);
 	printk(KERN_INFO "jprobe_example: jprobe at 0x%p unregistered\n", my_jprobe.kp.addr);
 }
+
+module_init(jprobe_init);
+module_exit(jprobe_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("a jprobe mirroring ip_queue_xmit");

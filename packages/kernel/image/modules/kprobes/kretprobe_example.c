@@ -5,7 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
-#include "../module.h"
+#include <linux/module.h>
 
 static int ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -21,7 +21,7 @@ static struct kretprobe my_kretprobe = {
 	},
 };
 
-int init_module(void)
+static int __init kretprobe_init(void)
 {
 	int ret = register_kretprobe(&my_kretprobe);
 
@@ -34,9 +34,14 @@ int init_module(void)
 	return 0;
 }
 
-void cleanup_module(void)
+static void __exit kretprobe_exit(void)
 {
 	unregister_kretprobe(&my_kretprobe);
 	printk(KERN_INFO "kretprobe_example: return probe at 0x%p unregistered, %d missed\n",
 	       my_kretprobe.kp.addr, my_kretprobe.nmissed);
 }
+
+module_init(kretprobe_init);
+module_exit(kretprobe_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("a kretprobe on sys_mkdir");
