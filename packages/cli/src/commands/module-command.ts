@@ -5,8 +5,9 @@ import { writeOut } from '../write-out.js';
 
 const EXAMPLE = `
 The headers are Linux's module API (<linux/module.h>, <linux/kernel.h>, <linux/kprobes.h>,
-<linux/ktime.h>, <linux/sched.h>, <linux/slab.h>, <linux/kallsyms.h>, <linux/jiffies.h>), shipped
-with int3: a module written as the Linux samples/kprobes examples are compiles unchanged.
+<linux/ktime.h>, <linux/sched.h>, <linux/slab.h>, <linux/kallsyms.h>, <linux/jiffies.h>,
+<linux/uaccess.h>), shipped with int3: a module written as the Linux samples/kprobes examples
+are compiles unchanged.
 
 Example:
   $ int3 module build kprobe_example.c
