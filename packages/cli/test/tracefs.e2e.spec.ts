@@ -58,7 +58,7 @@ describe('int3 tracefs', () => {
       'echo: write error: Device or resource busy',
       'echo: write error: File exists',
       'echo: write error: No such file or directory',
-      'int3: frobnicate: command not found (echo, cat, ls, run, call, sleep, insmod, rmmod, help)',
+      'int3: frobnicate: command not found (echo, cat, ls, run, call, sleep, insmod, rmmod, dmesg, help)',
     ]);
     expect(r.stdout).toMatch(
       /trace_kprobe: error: Invalid probed address or symbol\n {2}Command: p:bad do_sys_opn\n {17}\^/,
