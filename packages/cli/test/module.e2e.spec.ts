@@ -110,6 +110,7 @@ describe('insmod', () => {
   });
 
   it('should journal the module bytes and their hash, replay without the file, and refuse altered bytes', () => {
+    expect(run(['module', 'build', 'examples/kprobe-module/time_func.c']).status).toBe(0);
     const log = join(dir, 'run.int3log');
     const rec = run(['record', '-o', log, '--insmod', 'time_func.ko func=vfs_read', '--run', 'cat /etc/motd']);
     expect(rec.status).toBe(0);
