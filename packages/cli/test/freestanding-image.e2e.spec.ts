@@ -193,15 +193,27 @@ describe('a probe never changes what a function computes (through int3 call --im
     const plain = new Map(
       Object.entries(args).map(([fn, a]) => [fn, int3(['call', '--image', image, fn, ...a]).stdout]),
     );
+    // One run: probes at a few boundaries of one function (and maybe a return probe), all in one call.
+    const run = fc.constantFrom('mix', 'fact', 'add3').chain((fn) =>
+      fc.record({
+        fn: fc.constant(fn),
+        offsets: fc.uniqueArray(fc.constantFrom(...sites.filter(([f]) => f === fn).map(([, off]) => off)), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        ret: fc.boolean(),
+      }),
+    );
     fc.assert(
-      fc.property(fc.constantFrom(...sites), fc.constantFrom('p', 'r'), ([fn, off], kind) => {
-        const def = kind === 'r' ? `r:t ${fn}` : `p:t ${fn}+${off}`;
-        const r = int3(['call', '--image', image, '-e', def, fn, ...args[fn]]);
+      fc.property(run, ({ fn, offsets, ret }) => {
+        const defs = offsets.map((off, i) => `p:t${i} ${fn}+${off}`);
+        if (ret) defs.push(`r:rt ${fn} v=$retval`);
+        const r = int3(['call', '--image', image, ...defs.flatMap((d) => ['-e', d]), fn, ...args[fn]]);
         expect(r.stderr).toBe('');
-        expect(records(r.stdout).length).toBeGreaterThan(0);
+        expect(records(r.stdout).length).toBeGreaterThanOrEqual(defs.length);
         expect(lines(r.stdout).at(-1)).toBe(lines(plain.get(fn)!).at(-1));
       }),
-      { numRuns: 5, seed: 1414 },
+      { numRuns: 4, seed: 1414 },
     );
     // Each run boots a machine in a new process: minutes, not seconds, on a loaded machine.
   }, 300_000);
@@ -218,11 +230,9 @@ describe('--image loader errors', () => {
   const mutants: readonly (readonly [string, () => Uint8Array])[] = [
     ['empty', () => new Uint8Array(0)],
     ['not-elf', () => new TextEncoder().encode('#!/bin/sh\necho hi\n')],
-    ['trunc16', () => elf().subarray(0, 16)],
     ['trunc-half', () => elf().subarray(0, elf().length >> 1)],
     ['i386', () => flip(elf(), 18, 3)],
     ['rel', () => flip(elf(), 16, 1)],
-    ['phentsize', () => flip(elf(), 54, 199)],
     ['vmlinux-trunc', () => vmlinux().subarray(0, 4096)],
     ['vmlinux-shentsize', () => flip(vmlinux(), 58, 191)],
   ];

@@ -12,8 +12,10 @@ export function collect(value: string, previous: string[] | undefined): string[]
 export const CommonOptions = Object.freeze({
   /** `--cpus <n>`: CPUs to boot, default 2. */
   cpus: () => new Option('--cpus <n>', 'CPUs to boot (1 to 64)').default('2'),
-  /** `--image <vmlinux>`: the kernel image, `what` saying which one is expected. */
-  image: (what = 'kernel image (default: the sample kernel)') => new Option('--image <vmlinux>', what),
+  /** `--image <elf>`: the kernel image (or a freestanding ELF), `what` saying which one is expected. */
+  image: (
+    what = 'kernel image, or a freestanding x86-64 ELF to link beside the sample kernel (default: the sample kernel)',
+  ) => new Option('--image <elf>', what),
   /** `-e, --event <definition>` (repeatable). */
   event: (what = 'a kprobe_events line, e.g. "p:open do_sys_open dfd=%di" (repeatable)') =>
     new Option('-e, --event <definition>', what).argParser(collect),

@@ -38,7 +38,7 @@ Exit status: 0 if every command succeeded, 1 if any failed (a failed write print
 "echo: write error: <strerror>"), 2 bad option or script file, 130 when Ctrl-C stopped a
 script's run (interactively, Ctrl-C stops the run and the shell goes on).`;
 
-/** Registers `int3 tracefs [--cpus N] [--script file] [--image <vmlinux>]`: the tracefs line shell. */
+/** Registers `int3 tracefs [--cpus N] [--script file] [--image <elf>]`: the tracefs line shell. */
 export function registerTracefsCommand(program: Command): void {
   program
     .command('tracefs')
