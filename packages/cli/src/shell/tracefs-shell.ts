@@ -141,7 +141,8 @@ export class TracefsShell {
         this.t.session.apply({ type: 'input:rmmod', name: texts[0].replace(/\.ko$/, '') });
         return;
       case 'dmesg':
-        this.io.out(this.t.session.machine.printk.dmesg());
+        // printk lines of guest modules: escaped before they reach a terminal, as `int3 dmesg` does.
+        this.io.out(escapeControls(this.t.session.machine.printk.dmesg()));
         return;
       default:
         this.fail(`int3: ${name}: command not found (${SHELL_COMMANDS.join(', ')})`);
