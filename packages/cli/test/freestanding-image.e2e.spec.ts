@@ -246,7 +246,7 @@ describe('--image loader errors', () => {
       const line = call.stderr.replace(/ \(see 'int3 call --help'\)\n$/, '');
       expect(call.status).toBe(2);
       expect(line).not.toMatch(/internal error/);
-      expect(line).toMatch(/^(bad image: |image ')/);
+      expect(line).toMatch(/^(int3: )?(bad image: |image ')/);
       const others = [
         ['tracefs', '--image', file, '--script', '/dev/null'],
         ['trace', '--image', file],

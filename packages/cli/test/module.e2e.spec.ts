@@ -88,7 +88,7 @@ describe('insmod', () => {
     const t = run(['trace', '--insmod', 'needs.ko']);
     expect([t.status, t.stderr]).toEqual([
       1,
-      'insmod: ERROR: could not insert module needs.ko: needs: Unknown symbol missing_thing (err -2)\n',
+      'int3: insmod: ERROR: could not insert module needs.ko: needs: Unknown symbol missing_thing (err -2)\n',
     ]);
   });
 

@@ -49,14 +49,14 @@ export function buildModule(sources: readonly string[], output: string | undefin
       const r = spawnSync(gcc, [...flags, '-c', src, '-o', object], { encoding: 'utf8' });
       diagnostics += r.stderr ?? '';
       if (r.status !== 0)
-        throw new CliError('failure', `${diagnostics.trimEnd()}\nint3 module build: ${src}: gcc failed`);
+        throw new CliError('failure', `module build: ${src}: gcc failed`, undefined, diagnostics.trimEnd());
       return object;
     });
     if (sources.length > 1) {
       const r = spawnSync('ld', ['-r', '-o', out, ...objects], { encoding: 'utf8' });
       diagnostics += r.stderr ?? '';
       if (r.error !== undefined || r.status !== 0) {
-        throw new CliError('failure', `${diagnostics.trimEnd()}\nint3 module build: ld -r failed`);
+        throw new CliError('failure', 'module build: ld -r failed', undefined, diagnostics.trimEnd());
       }
     }
   } finally {
