@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KernelError } from '../kernel-error.js';
 import type { LogEntry } from '../log/log-codec.js';
 import { readSampleImage, sampleProgram } from '../sample-image.js';
+import { NS_PER_INSTRUCTION } from '../time/virtual-time.js';
 import { Session } from './session.js';
 import { stateHash } from './state-hash.js';
 
@@ -78,6 +79,14 @@ describe(Session.prototype.seek, () => {
     expect(clocks.length).toBeLessThanOrEqual(8);
     expect(clocks.length).toBeGreaterThanOrEqual(4);
     expect(clocks[clocks.length - 1]).toBeGreaterThan(10_000_000);
+    // A seek re-executes at most the widest gap between snapshots (plus the slice it stops in).
+    const gaps = [...clocks.slice(1), s.machine.clock(0)].map((c, i) => c - clocks[i]);
+    const most = (2 * (Math.max(...gaps) + 1_000_000)) / NS_PER_INSTRUCTION;
+    const checkpoints = s.log().flatMap((e, i) => (e.type === 'checkpoint' ? [i] : []));
+    for (const n of checkpoints.filter((_, i) => i % 4 === 1)) {
+      s.seek(n);
+      expect(s.lastSeek!.instructions).toBeLessThanOrEqual(most);
+    }
   });
 
   it('should re-execute from a snapshot, fewer instructions than a replay from boot', () => {

@@ -34,9 +34,10 @@ export const DEFAULT_MAX_SNAPSHOTS = 64;
  * one snapshot, the first one offered in it ({@link wants} says whether an offer would be kept). When
  * an add passes the capacity, the spacing doubles and each new, twice as wide bucket keeps its first
  * snapshot only, until the count fits again. So the snapshots kept stay spread evenly over the whole
- * run, at most one per `spacingNs`, which is at most twice the run's length divided by the capacity
- * once thinning started: a seek re-executes at most that much virtual time (plus the inputs of that
- * span). The first snapshot (the session's origin) is the first of its bucket and is never dropped.
+ * run, at most one per `spacingNs`, which once thinning started is less than twice the run's length
+ * divided by `capacity - 1`: a seek re-executes about that much virtual time at most (plus the inputs
+ * of that span). The first snapshot (the session's origin) is the first of its bucket and is never
+ * dropped.
  *
  * Which snapshots exist never changes what a seek or a replay reaches, only how much it re-executes.
  */
