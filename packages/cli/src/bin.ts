@@ -30,3 +30,6 @@ try {
   const color = colorEnabled(colorWhenOfArgv(argv), environment.stderrIsTty, environment.env);
   process.exitCode = reportError(error, (line) => process.stderr.write(line), color);
 }
+// The command is done: nothing a plugin left behind (a timer, an open handle) keeps int3 running.
+await Promise.all([process.stdout, process.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
+process.exit();

@@ -156,3 +156,76 @@ describe('int3 tracers', () => {
     );
   });
 });
+
+/** Writes a one-tracer plugin whose start() body is `start` (ctx is the TracerContext) and returns its path. */
+function startPlugin(file: string, start: string): string {
+  const path = join(dir, file);
+  writeFileSync(
+    path,
+    `import { ContainerModule } from '${INVERSIFY}';
+class T { name = 't'; start(ctx) { ${start} } stop() { if (this.kp) this.k.unregisterKprobe(this.kp); }
+  report() { return { format: 'text', text: 't report\\n' }; } }
+export const manifest = { name: '${file.replace('.mjs', '')}', version: '1.0.0', apiVersion: 1, provides: ['t'] };
+export const module = new ContainerModule(({ bind }) => { bind('t').toConstantValue(new T()); });
+`,
+  );
+  return path;
+}
+
+/** start() registers a kprobe on `func` whose pre-handler runs `body`. */
+const probe = (func: string, body: string) =>
+  `this.k = ctx.kprobes; this.kp = { symbolName: '${func}', preHandler: () => { ${body}; return 0; } }; this.k.registerKprobe(this.kp);`;
+
+describe('plugin containment (issue 13)', () => {
+  it.each([
+    ['a timer', "setTimeout(() => { throw new Error('from a timer'); }, 0);", 'from a timer'],
+    ['a promise', "Promise.reject(new Error('from a promise'));", 'from a promise'],
+    [
+      'an RxJS subscription',
+      "ctx.kprobes.events$.subscribe(() => { throw new Error('from a subscription'); }); " + probe('do_sys_open', ''),
+      'from a subscription',
+    ],
+  ])('should name a throw from %s, print the trace, exit 1, no Node stack', (_what, start, message) => {
+    const p = startPlugin(`async-${message.split(' ').pop()}.mjs`, start);
+    const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', p]);
+    expect(r.status).toBe(1);
+    expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
+    expect(r.stderr).toMatch(new RegExp(`^plugin 'async-\\w+': tracer 't': .*: ${message}\\n$`));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('should refuse process.exit(0) in a handler or a timer: the trace is printed and the exit status is 1', () => {
+    for (const [file, start] of [
+      ['exit-handler.mjs', probe('do_sys_open', 'process.exit(0)')],
+      ['exit-timer.mjs', 'setTimeout(() => process.exit(0), 0);'],
+    ]) {
+      const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', startPlugin(file, start)]);
+      expect(r.status).toBe(1);
+      expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
+      expect(r.stderr).toMatch(/^plugin 'exit-\w+': tracer 't': .*it called process\.exit\(0\), which int3 refuses/);
+    }
+  });
+
+  it('should stop an endless loop in a handler after --plugin-timeout, name it, print the trace so far, exit 1', () => {
+    const p = startPlugin('spin.mjs', probe('vfs_read', 'for (;;) {}'));
+    const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', p, '--plugin-timeout', '1']);
+    expect(r.status).toBe(1);
+    expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
+    expect(r.stderr).toBe(
+      "plugin 'spin': tracer 't': the pre-handler of its kprobe at vfs_read did not return within 1 s; the run was stopped there\n",
+    );
+  });
+
+  it('should stop an endless loop in start() the same way, before the run', () => {
+    const r = int3(['trace', '--plugin', startPlugin('spinstart.mjs', 'for (;;) {}'), '--plugin-timeout', '0.5']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("plugin 'spinstart': tracer 't': start() threw: it did not return within 0.5 s\n");
+  });
+
+  it('should end the process when the command is done, whatever timers a plugin left', () => {
+    const p = startPlugin('interval.mjs', 'setInterval(() => {}, 1000);');
+    const r = int3(['trace', '--run', 'hello', '--plugin', p]);
+    expect(r.status).toBe(0);
+    expect(lines(r.stdout)).toEqual(['# t', 't report']);
+  });
+});

@@ -6,6 +6,7 @@ export {
   loadTracerPlugin,
 } from './plugins/load-tracer-plugin.js';
 export { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION } from './plugins/plugin-api-version.js';
+export { type AsyncFailureSink, containPlugins, PluginExitRefused } from './plugins/plugin-containment.js';
 export { PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugins/plugin-error.js';
 export type { Tracer, TracerReport } from './plugins/tracer.js';
 export type { TracerClock } from './plugins/tracer-clock.js';

@@ -10,7 +10,7 @@ import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
-import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
+import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
 import { createTraceOutput } from '../tracing/trace-output.js';
@@ -115,6 +115,7 @@ export function registerReplayCommand(program: Command): void {
         onRun: () => output.drain(),
       });
       output.finish();
+      await settlePlugins(host);
       const reports = finishTracers(host, tracers);
       printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
       let failure: CliError | undefined;

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { TracerHost } from '@int3/tracer-plugins';
+import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
@@ -10,9 +10,9 @@ import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { insmodAll, parseInsmod } from '../tracing/insmod-modules.js';
-import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
+import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
-import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
+import { runWorkloadsSliced, type SlicedOutcome } from '../tracing/run-workloads-sliced.js';
 import { createTraceOutput, lostEventsSummary } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceFormat, type TraceOptions } from '../tracing/trace-plan.js';
 import { fileSink, STDOUT_PATH, stdoutSink, type TraceSink } from '../tracing/trace-sink.js';
@@ -106,18 +106,27 @@ export async function traceRun(
   const sink = openSink();
   const output = createTraceOutput(traced, plan.format, sink, terminalSink ? terminal : undefined);
   const tracers = startTracers(host, globals.tracers, command);
-  const outcome = await runWorkloadsSliced(traced, plan.workloads, {
-    interrupt: c.get<Interrupt>(CliTokens.Interrupt),
-    terminal,
-    onSlice: () => output.drain(),
-  });
+  let failure: CliError | undefined;
+  let outcome: SlicedOutcome | undefined;
+  try {
+    outcome = await runWorkloadsSliced(traced, plan.workloads, {
+      interrupt: c.get<Interrupt>(CliTokens.Interrupt),
+      terminal,
+      onSlice: () => output.drain(),
+      contain: (slice) => host.contained(slice),
+    });
+  } catch (error) {
+    // The watchdog stopped a plugin handler that never returned: the run ends there, its trace is kept.
+    if (!(error instanceof PluginError)) throw error;
+    if (!host.errors.includes(error)) failure = new CliError('failure', error.message);
+  }
   output.finish();
   sink.close();
+  await settlePlugins(host);
   const reports = finishTracers(host, tracers);
   const result = { traced, format: plan.format, terminal, reports };
-  let failure: CliError | undefined;
   try {
-    checkOutcome(outcome);
+    if (outcome) checkOutcome(outcome);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     failure = error;

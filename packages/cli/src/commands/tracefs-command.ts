@@ -10,7 +10,7 @@ import { EXIT_INTERRUPTED, type Interrupt } from '../runtime/interrupt.js';
 import { runInteractiveShell } from '../shell/run-interactive-shell.js';
 import { historyPath, ShellHistory } from '../shell/shell-history.js';
 import { TracefsShell } from '../shell/tracefs-shell.js';
-import { finishTracers, pluginFailure, startTracers } from '../tracing/plugin-tracers.js';
+import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { parseCpus } from '../tracing/trace-plan.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
@@ -75,6 +75,7 @@ export function registerTracefsCommand(program: Command): void {
           history,
         });
       } else await shell.executeScript(script);
+      await settlePlugins(host);
       writeOut(cmd, finishTracers(host, tracers));
       const failed = pluginFailure(host, globals.verbose);
       if (failed) throw failed;

@@ -49,6 +49,7 @@ export function createCliContainer(command: Command, boot?: () => TracedSession)
   c.bind<TracerHost>(CliTokens.TracerHost)
     .toDynamicValue(async (ctx) => {
       const host = new TracerHost(ctx.get<TraceFs>(CliTokens.TraceFs));
+      host.watchdogMs = globals.pluginTimeoutMs;
       for (const plugin of BUILTIN_TRACER_PLUGINS) await host.install(plugin);
       for (const specifier of globals.plugins) await loadPlugin(host, specifier, environment.cwd);
       return host;

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { CliError } from '../cli-error.js';
 import { collect } from '../commands/common-options.js';
 import { COLOR_WHEN, type ColorWhen } from './color-when.js';
 
@@ -13,9 +14,17 @@ export interface GlobalOptions {
   readonly quiet: boolean;
   /** `--verbose`: a failing plugin's stack trace too. */
   readonly verbose: boolean;
+  /** `--plugin-timeout`: ms a call into plugin code may run without returning (0: no limit). */
+  readonly pluginTimeoutMs: number;
 }
 
-/** Declares `--plugin`, `--tracer`, `--color`, `--no-color`, `--quiet` and `--verbose` on the program. */
+/** The default `--plugin-timeout`, in seconds. */
+export const DEFAULT_PLUGIN_TIMEOUT_S = 10;
+
+/**
+ * Declares `--plugin`, `--tracer`, `--color`, `--no-color`, `--quiet`, `--verbose` and `--plugin-timeout`
+ * on the program.
+ */
 export function addGlobalOptions(program: Command): Command {
   return program
     .option('--plugin <pkg|path>', 'load a tracer plugin and print its report after the trace (repeatable)', collect)
@@ -32,7 +41,11 @@ export function addGlobalOptions(program: Command): Command {
     )
     .option('--no-color', 'no colours, even on a terminal (as --color=never)')
     .option('-q, --quiet', 'no progress line and no notes on stderr')
-    .option('--verbose', "with a failing plugin, print its exception's stack too");
+    .option('--verbose', "with a failing plugin, print its exception's stack too")
+    .option(
+      '--plugin-timeout <seconds>',
+      `stop the run when a plugin's handler runs this long without returning (0: never; default ${DEFAULT_PLUGIN_TIMEOUT_S})`,
+    );
 }
 
 /** The global options as seen from any command. */
@@ -43,6 +56,7 @@ export function globalOptions(command: Command): GlobalOptions {
     color?: ColorWhen | boolean;
     quiet?: boolean;
     verbose?: boolean;
+    pluginTimeout?: string;
   };
   return {
     plugins: o.plugin ?? [],
@@ -50,5 +64,16 @@ export function globalOptions(command: Command): GlobalOptions {
     color: o.color === false ? 'never' : o.color === undefined || o.color === true ? 'auto' : o.color,
     quiet: o.quiet === true,
     verbose: o.verbose === true,
+    pluginTimeoutMs: parsePluginTimeout(o.pluginTimeout),
   };
+}
+
+/** Reads `--plugin-timeout`: seconds from 0 to 3600; a bad value is a usage error. */
+function parsePluginTimeout(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PLUGIN_TIMEOUT_S * 1000;
+  const s = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || s > 3600) {
+    throw new CliError('usage', `bad --plugin-timeout '${text}': expected seconds from 0 to 3600, e.g. 10 or 0.5`);
+  }
+  return Math.round(s * 1000);
 }

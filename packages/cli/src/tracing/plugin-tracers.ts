@@ -1,4 +1,4 @@
-import { PluginError, type TracerHost } from '@int3/tracer-plugins';
+import { containPlugins, PluginError, type TracerHost } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 
@@ -22,12 +22,30 @@ export function parseTracerSpec(text: string, command?: string): TracerSpec {
   return { name: words[0], args: words.slice(1) };
 }
 
+/** Exceptions that escaped while plugins were loaded and that no plugin can be named for. */
+const unattributed = new WeakMap<TracerHost, unknown[]>();
+
+/**
+ * Contains the host's plugins for the rest of the process (once per host): what escapes their
+ * timers, promises and subscriptions, and their `process.exit()`, become failures (see
+ * `containPlugins`); a failure recorded after {@link pluginFailure} was asked is written at once and
+ * makes the exit status 1.
+ */
+function contain(host: TracerHost): void {
+  if (!host.hasPlugins || unattributed.has(host)) return;
+  const escaped: unknown[] = [];
+  unattributed.set(host, escaped);
+  containPlugins(host, (error) => escaped.push(error));
+}
+
 /**
  * Starts the tracers a command runs, in order, and returns their names: each `--tracer` with its
  * arguments, or — without `--tracer` — every tracer of the `--plugin`s, with none. An unknown name is
- * a usage error naming those available; a tracer whose `start` throws is a failure naming it.
+ * a usage error naming those available; a tracer whose `start` throws is a failure naming it. With
+ * plugins loaded, their code is contained from here on.
  */
 export function startTracers(host: TracerHost, specs: readonly string[], command?: string): string[] {
+  contain(host);
   const chosen = specs.length > 0 ? specs.map((s) => parseTracerSpec(s, command)) : pluginTracers(host);
   const seen = new Set<string>();
   for (const { name } of chosen) {
@@ -54,6 +72,15 @@ export function startTracers(host: TracerHost, specs: readonly string[], command
 
 function pluginTracers(host: TracerHost): TracerSpec[] {
   return host.tracers.filter((t) => t.path !== '<builtin>').map((t) => ({ name: t.name, args: [] }));
+}
+
+/**
+ * With plugins loaded, lets the event loop turn once before the tracers are stopped, so a plugin's
+ * timer already due and its unhandled rejections surface now — as failures named in this run's
+ * report — rather than never, when the process ends right after the output.
+ */
+export async function settlePlugins(host: TracerHost): Promise<void> {
+  if (host.hasPlugins) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
 /**
@@ -86,14 +113,35 @@ export function finishTracers(host: TracerHost, names: readonly string[]): strin
  * what threw, the first error's message) — with `verbose`, each followed by the exception's stack —
  * then `also`'s own lines (the run's failure, if it failed too). Undefined when nothing failed.
  */
-export function pluginFailure(host: TracerHost, verbose: boolean, also?: CliError): CliError | undefined {
-  if (host.errors.length === 0) return also;
+export function pluginFailure(
+  host: TracerHost,
+  verbose: boolean,
+  also?: CliError,
+  late: (line: string) => void = (line) => process.stderr.write(line),
+): CliError | undefined {
   const lines: string[] = [];
-  for (const e of host.errors) {
-    lines.push(e.message);
-    const stack = e.cause instanceof Error ? e.cause.stack : undefined;
+  const describe = (message: string, cause: unknown) => {
+    lines.push(message);
+    const stack = cause instanceof Error ? cause.stack : undefined;
     if (verbose && stack) lines.push(stack.replace(/^/gm, '    '));
+  };
+  for (const e of host.errors) describe(e.message, e.cause);
+  for (const e of unattributed.get(host) ?? []) {
+    const loaded = host.plugins.filter((p) => host.tracers.some((t) => t.plugin === p && t.path !== '<builtin>'));
+    const names = loaded.map((p) => `'${p.name}'`).join(', ');
+    describe(
+      `an exception escaped while plugins ${names} ran, from code int3 cannot name: ${String(e instanceof Error ? e.message : e)}`,
+      e,
+    );
   }
+  // What fails from now on (a plugin's timer firing late) is said at once.
+  const reported = host.errors.length;
+  host.errors$.subscribe((e) => {
+    if (host.errors.indexOf(e) < reported) return;
+    late(`${e.message}\n`);
+    process.exitCode = 1;
+  });
+  if (lines.length === 0) return also;
   if (also) lines.push(also.message, ...(also.detail === undefined ? [] : [also.detail]));
   const kind = also?.kind === 'interrupted' ? 'interrupted' : 'failure';
   return new CliError(kind, lines[0], undefined, lines.length > 1 ? lines.slice(1).join('\n') : undefined);

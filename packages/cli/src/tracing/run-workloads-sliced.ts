@@ -16,6 +16,8 @@ export interface SlicedRunOptions {
   readonly sliceNs?: number;
   /** Called after each slice (and before Ctrl-C is checked): where the trace is written as it comes. */
   readonly onSlice?: () => void;
+  /** Runs each slice (e.g. under the plugin watchdog); an exception it throws ends the run. */
+  readonly contain?: <T>(slice: () => T) => T;
 }
 
 /**
@@ -42,7 +44,9 @@ export async function runWorkloadsSliced(
   const slice = options.sliceNs ?? SLICE_NS;
   try {
     for (;;) {
-      s.apply({ type: 'input:run', pids, deadlineNs: m.clock(0) + slice });
+      const input = { type: 'input:run', pids, deadlineNs: m.clock(0) + slice };
+      if (options.contain) options.contain(() => s.apply(input));
+      else s.apply(input);
       const outcome = s.lastRun!;
       options.onSlice?.();
       if (outcome.reason !== 'time') return outcome;

@@ -8,6 +8,7 @@ interface Owner {
   readonly kprobes: Set<Kprobe>;
   readonly kretprobes: Set<Kretprobe>;
   failed: boolean;
+  error?: PluginError;
 }
 
 type Handler = (a: unknown, b: unknown, c: unknown) => unknown;
@@ -56,6 +57,11 @@ export class PluginGuard {
     this.kprobes = this.#facade();
   }
 
+  /** The failure recorded for `tracer` (or the whole plugin), if any. */
+  failure(tracer: string | undefined): PluginError | undefined {
+    return this.#owners.get(tracer)?.error ?? this.#owners.get(undefined)?.error;
+  }
+
   /** True once `tracer` (or the whole plugin) failed. */
   hasFailed(tracer: string | undefined): boolean {
     return this.#owners.get(tracer)?.failed === true || this.#owners.get(undefined)?.failed === true;
@@ -81,9 +87,9 @@ export class PluginGuard {
     }
     const whose = tracer === undefined ? '' : `tracer '${tracer}': `;
     const tail = code === PluginErrorCode.HANDLER_FAILED ? '; its probes are disabled' : '';
-    this.report(
-      new PluginError(code, this.plugin, `${whose}${what}: ${describeThrown(cause)}${tail}`, { cause, tracer }),
-    );
+    const why = code === PluginErrorCode.TIMED_OUT ? '' : `: ${describeThrown(cause)}`;
+    owner.error = new PluginError(code, this.plugin, `${whose}${what}${why}${tail}`, { cause, tracer });
+    this.report(owner.error);
   }
 
   #owner(tracer: string | undefined): Owner {

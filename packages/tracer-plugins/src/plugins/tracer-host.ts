@@ -1,10 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Container } from 'inversify';
 import { type Observable, Subject } from 'rxjs';
 import type { TraceFs } from '../tracefs/trace-fs.js';
+import { CallTimeout, callWithTimeout } from './call-with-timeout.js';
 import { installTracerPlugin, type LoadedTracerPlugin, loadTracerPlugin } from './load-tracer-plugin.js';
 import type { PluginCallSite } from './plugin-call-site.js';
 import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
 import { PluginGuard } from './plugin-guard.js';
+import { pluginRoot, stackHasFrameIn } from './plugin-root.js';
 import type { Tracer, TracerReport } from './tracer.js';
 import type { TracerContext } from './tracer-context.js';
 import type { TracerPlugin, TracerPluginManifest } from './tracer-plugin.js';
@@ -17,6 +20,12 @@ interface Entry {
   readonly path: string;
   readonly guard: PluginGuard;
   running: boolean;
+}
+
+/** Whose code runs: a plugin's guard and, when one tracer's, its name. */
+export interface PluginOwner {
+  readonly guard: PluginGuard;
+  readonly tracer: string | undefined;
 }
 
 /** What `int3 tracers` lists about one tracer. */
@@ -63,6 +72,15 @@ export class TracerHost {
   readonly errors$: Observable<PluginError> = this.#errorSubject.asObservable();
   /** Where plugin code runs now (see {@link PluginCallSite}). */
   readonly site: PluginCallSite = { guard: undefined, tracer: undefined, what: undefined };
+  /**
+   * The watchdog's limit in ms for one call into plugin code or one {@link contained} slice of the run
+   * (0: none). Only loaded plugins are watched; built-in tracers alone never are.
+   */
+  watchdogMs = 0;
+  /** The tracer whose `start`/`stop`/`report` started the async work that runs now (timers, promises). */
+  readonly #async = new AsyncLocalStorage<PluginOwner>();
+  /** Each loaded plugin's code directory (or file), to attribute a stack trace. */
+  readonly #roots: { readonly root: string; readonly guard: PluginGuard }[] = [];
 
   constructor(traceFs: TraceFs) {
     const machine = traceFs.m;
@@ -111,7 +129,83 @@ export class TracerHost {
   /** Loads a plugin by package name or path (see {@link loadTracerPlugin}). */
   async load(specifier: string, fromDir: string, conditions?: readonly string[]): Promise<TracerPluginManifest> {
     const prepare = (child: Container, manifest: TracerPluginManifest) => this.#prepare(child, manifest);
-    return this.#add(await loadTracerPlugin(specifier, fromDir, { parent: this.#container, conditions, prepare }));
+    const loaded = await loadTracerPlugin(specifier, fromDir, { parent: this.#container, conditions, prepare });
+    const manifest = this.#add(loaded);
+    this.#roots.push({ root: pluginRoot(loaded.path), guard: this.#guardOf(manifest.name) });
+    return manifest;
+  }
+
+  /**
+   * Whose plugin code an exception (or a call, `new Error()`) comes from: the tracer whose
+   * `start`/`stop`/`report` began the async work running now, else the plugin a guarded handler of
+   * which runs now, else the loaded plugin with a frame in the stack. Undefined: int3's own code.
+   */
+  attribute(error: unknown): PluginOwner | undefined {
+    const owner = this.#async.getStore();
+    if (owner) return owner;
+    if (this.site.guard) return { guard: this.site.guard, tracer: this.site.tracer };
+    const stack = error instanceof Error ? (error.stack ?? '') : '';
+    const found = this.#roots.find((r) => stackHasFrameIn(stack, r.root));
+    return found ? { guard: found.guard, tracer: found.guard.soleTracer } : undefined;
+  }
+
+  /**
+   * Records an exception that escaped plugin code outside the host's calls — from a timer, a promise
+   * or a subscription — as that tracer's (or plugin's) failure, or, when no plugin can be named, as one
+   * naming every loaded plugin. Returns whether it was a plugin's.
+   */
+  failAsync(error: unknown, what = 'its timer, promise or subscription threw'): boolean {
+    const owner = this.attribute(error);
+    if (owner) {
+      owner.guard.fail(owner.tracer, what, error, PluginErrorCode.ASYNC_FAILED);
+      return true;
+    }
+    return false;
+  }
+
+  /** True once a plugin (not a built-in) is loaded: only then is there untrusted code to watch. */
+  get hasPlugins(): boolean {
+    return this.#roots.length > 0;
+  }
+
+  /**
+   * Runs one slice of the machine's run under the watchdog (when plugins are loaded and
+   * {@link watchdogMs} is set): a plugin handler that never returns is terminated, recorded as its
+   * tracer's failure (`PLUGIN_TIMED_OUT`), and the PluginError thrown — the machine was stopped in the
+   * middle of that handler and must not run again.
+   */
+  contained<T>(body: () => T): T {
+    if (this.watchdogMs <= 0 || !this.hasPlugins) return body();
+    try {
+      return callWithTimeout(body, this.watchdogMs);
+    } catch (error) {
+      if (!(error instanceof CallTimeout)) throw error;
+      throw this.#timedOut(error);
+    }
+  }
+
+  #timedOut(error: CallTimeout): PluginError {
+    const { guard, tracer, what } = this.site;
+    this.site.guard = undefined;
+    const limit = `${this.watchdogMs / 1000} s`;
+    if (guard === undefined) {
+      return new PluginError(
+        PluginErrorCode.TIMED_OUT,
+        this.#roots.map((r) => r.guard.plugin).join("', '"),
+        `the machine ran ${limit} without finishing a slice; it was stopped there`,
+        { cause: error },
+      );
+    }
+    const before = this.#errors.length;
+    guard.fail(
+      tracer,
+      `${what ?? 'its code'} did not return within ${limit}; the run was stopped there`,
+      error,
+      PluginErrorCode.TIMED_OUT,
+    );
+    return this.#errors.length > before
+      ? this.#errors[this.#errors.length - 1]
+      : (guard.failure(tracer) as PluginError);
   }
 
   /** Installs a plugin object already in hand (the built-in tracers). */
@@ -181,17 +275,27 @@ export class TracerHost {
     return r;
   }
 
-  /** Runs one call into a tracer with its name as the registering owner and the call site set. */
+  /**
+   * Runs one call into a tracer with its name as the registering owner, the call site set, the async
+   * work it starts marked as its own, and — for a loaded plugin — under the watchdog.
+   */
   #call<T>(entry: Entry, call: TracerCall, body: () => T): T {
     const { guard } = entry;
     const site = this.site;
     const before = guard.current;
-    guard.current = entry.tracer.name;
+    const tracer = entry.tracer.name;
+    guard.current = tracer;
     site.guard = guard;
-    site.tracer = entry.tracer.name;
+    site.tracer = tracer;
     site.what = `${call}()`;
+    const watched = this.watchdogMs > 0 && entry.path !== '<builtin>';
     try {
-      return body();
+      return this.#async.run({ guard, tracer }, () => (watched ? callWithTimeout(body, this.watchdogMs) : body()));
+    } catch (error) {
+      if (error instanceof CallTimeout) {
+        throw new Error(`it did not return within ${this.watchdogMs / 1000} s`, { cause: error });
+      }
+      throw error;
     } finally {
       guard.current = before;
       site.guard = undefined;
