@@ -1,9 +1,9 @@
 // End-to-end tests of third-party plugins as their authors meet them: a tracer that fails is named on
 // stderr after all output, exit 1, and the other tracers' reports stay intact. They spawn the built
 // binary (dist/).
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { int3, lines } from './int3.js';
@@ -227,5 +227,52 @@ describe('plugin containment (issue 13)', () => {
     const r = int3(['trace', '--run', 'hello', '--plugin', p]);
     expect(r.status).toBe(0);
     expect(lines(r.stdout)).toEqual(['# t', 't report']);
+  });
+});
+
+describe('a plugin with its own copy of @int3/* in its node_modules', () => {
+  it("should get int3's copies of @int3/* and of its peerDependencies: instanceof Machine and KprobeError hold", () => {
+    const root = join(dir, 'own-copies');
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({
+        name: 'own-copies',
+        type: 'module',
+        exports: './index.js',
+        peerDependencies: { '@int3/kernel': '*', '@int3/kprobes': '*', inversify: '*' },
+      }),
+      // What `npm install` in the plugin's directory leaves: copies that are not the ones int3 runs.
+      'node_modules/@int3/kernel/package.json': JSON.stringify({
+        name: '@int3/kernel',
+        type: 'module',
+        exports: './index.js',
+      }),
+      'node_modules/@int3/kernel/index.js': 'export class Machine {}\n',
+      'node_modules/@int3/kprobes/package.json': JSON.stringify({
+        name: '@int3/kprobes',
+        type: 'module',
+        exports: './index.js',
+      }),
+      'node_modules/@int3/kprobes/index.js': 'export class KprobeError extends Error {}\n',
+      'index.js': `import { ContainerModule } from 'inversify';
+import { Machine } from '@int3/kernel';
+import { KprobeError } from '@int3/kprobes';
+class T { name = 'copies';
+  start(ctx) {
+    this.machine = ctx.machine instanceof Machine;
+    try { ctx.kprobes.registerKprobe({ symbolName: 'no_such_function_anywhere' }); } catch (e) { this.kprobeError = e instanceof KprobeError; }
+  }
+  stop() {}
+  report() { return { format: 'text', text: 'Machine ' + this.machine + ', KprobeError ' + this.kprobeError + '\\n' }; } }
+export const manifest = { name: 'own-copies', version: '1.0.0', apiVersion: 1, provides: ['copies'] };
+export const module = new ContainerModule(({ bind }) => { bind('copies').toConstantValue(new T()); });
+`,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const r = int3(['trace', '--run', 'hello', '--plugin', root]);
+    expect(r.stderr).toBe('');
+    expect(lines(r.stdout)).toEqual(['# copies', 'Machine true, KprobeError true']);
   });
 });

@@ -1,7 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { Container } from 'inversify';
 import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
+import { pluginRoot } from './plugin-root.js';
 import { DEFAULT_PLUGIN_CONDITIONS, resolvePluginSpecifier } from './resolve-plugin-specifier.js';
+import { shareHostPackages } from './share-host-packages.js';
 import type { Tracer } from './tracer.js';
 import type { TracerPlugin, TracerPluginManifest } from './tracer-plugin.js';
 import { validateTracer, validateTracerPlugin } from './validate-tracer-plugin.js';
@@ -82,8 +84,10 @@ export async function installTracerPlugin(
 }
 
 /**
- * Loads a tracer plugin by package name or path: resolves it from `fromDir`, imports it, validates its
- * `manifest` and `module`, and installs it in a child container of `options.parent`. Every failure is
+ * Loads a tracer plugin by package name or path: resolves it from `fromDir`, imports it — its imports
+ * of `@int3/*` and of its `peerDependencies` resolved to int3's own copies (see
+ * {@link shareHostPackages}) — validates its `manifest` and `module`, and installs it in a child
+ * container of `options.parent`. Every failure is
  * a {@link PluginError} naming the plugin; nothing the plugin does escapes as another exception.
  *
  * @see kernel/module/main.c load_module() — resolve, check, link, init, each step failing cleanly
@@ -97,6 +101,8 @@ export async function loadTracerPlugin(
   options: LoadTracerPluginOptions,
 ): Promise<LoadedTracerPlugin> {
   const path = resolvePluginSpecifier(specifier, fromDir, options.conditions ?? DEFAULT_PLUGIN_CONDITIONS);
+  // Its imports of @int3/* and of its peerDependencies get int3's own copies, not ones of its own.
+  shareHostPackages(pluginRoot(path));
   let mod: unknown;
   try {
     mod = await import(pathToFileURL(path).href);
