@@ -28,6 +28,7 @@ describe('@int3/tracer-plugins exports', () => {
       'globMatch',
       'jsonLine',
       'loadTracerPlugin',
+      'runTracer',
       'surrogateEscapeDecode',
       'surrogateEscapeEncode',
     ]);
