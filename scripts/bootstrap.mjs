@@ -153,6 +153,7 @@ function reportTotals(status) {
     'examples/plugin-syscount',
     'apps/docs',
     'tests/consumer',
+    'examples/plugin-template',
   ];
   for (const dir of dirs) {
     const file = join(root, dir, 'test-results.json');
