@@ -216,6 +216,18 @@ describe('plugin containment (issue 13)', () => {
     );
   });
 
+  it('should stop an endless loop in a handler during replay too', () => {
+    const log = join(dir, 'spin.int3log');
+    expect(int3(['record', '-o', log, '-e', OPEN, '--run', 'cat /etc/motd']).status).toBe(0);
+    const p = startPlugin('spinreplay.mjs', probe('vfs_read', 'for (;;) {}'));
+    const r = int3(['replay', log, '--plugin', p, '--plugin-timeout', '1']);
+    expect(r.status).toBe(1);
+    expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
+    expect(r.stderr).toBe(
+      "plugin 'spinreplay': tracer 't': the pre-handler of its kprobe at vfs_read did not return within 1 s; the run was stopped there\n",
+    );
+  });
+
   it('should stop an endless loop in start() the same way, before the run', () => {
     const r = int3(['trace', '--plugin', startPlugin('spinstart.mjs', 'for (;;) {}'), '--plugin-timeout', '0.5']);
     expect(r.status).toBe(1);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { decodeLog, KernelError, type LogEntry } from '@int3/kernel';
-import type { TracerHost } from '@int3/tracer-plugins';
+import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
@@ -13,6 +13,7 @@ import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
+import type { SlicedOutcome } from '../tracing/run-workloads-sliced.js';
 import { createTraceOutput } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
 import { stdoutSink } from '../tracing/trace-sink.js';
@@ -108,26 +109,39 @@ export function registerReplayCommand(program: Command): void {
         stdoutSink((s) => writeOut(cmd, s)),
         terminal,
       );
-      const stopped = await replayRecordedInputs(traced, entries, logPath, {
-        verify: !extra,
-        interrupt: c.get<Interrupt>(CliTokens.Interrupt),
-        terminal,
-        onRun: () => output.drain(),
-      });
+      let stopped: SlicedOutcome | undefined;
+      let failure: CliError | undefined;
+      let timedOut = false;
+      try {
+        stopped = await replayRecordedInputs(traced, entries, logPath, {
+          verify: !extra,
+          interrupt: c.get<Interrupt>(CliTokens.Interrupt),
+          terminal,
+          onRun: () => output.drain(),
+          contain: (apply) => host.contained(apply),
+        });
+      } catch (error) {
+        // The watchdog stopped a plugin handler that never returned: the replay ends there.
+        if (!(error instanceof PluginError)) throw error;
+        timedOut = true;
+        if (!host.errors.includes(error)) failure = new CliError('failure', error.message);
+      }
       output.finish();
       await settlePlugins(host);
       const reports = finishTracers(host, tracers);
       printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
-      let failure: CliError | undefined;
-      try {
-        if (stopped) checkOutcome(stopped);
-        const outcome = traced.session.lastRun;
-        // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
-        if (outcome?.reason === 'time') terminal.note('the recorded run was interrupted before its workloads exited');
-        else if (outcome) checkOutcome(outcome);
-      } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        failure = error;
+      // A run the watchdog stopped inside a handler has no outcome to check.
+      if (!timedOut) {
+        try {
+          if (stopped) checkOutcome(stopped);
+          const outcome = traced.session.lastRun;
+          // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
+          if (outcome?.reason === 'time') terminal.note('the recorded run was interrupted before its workloads exited');
+          else if (outcome) checkOutcome(outcome);
+        } catch (error) {
+          if (!(error instanceof CliError)) throw error;
+          failure = error;
+        }
       }
       const failed = pluginFailure(host, globals.verbose, failure);
       if (failed) throw failed;

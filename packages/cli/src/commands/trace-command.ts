@@ -26,6 +26,7 @@ Examples:
   $ int3 trace -e 'r:mk sys_mkdir $retval' --format json -- mkdir /tmp/x | jq .args
   $ int3 trace -e 'p:open do_sys_open' --run dd --format chrome -o trace.json   # open in ui.perfetto.dev
   $ int3 trace --plugin ./examples/plugin-syscount --run 'cat /etc/motd'       # the plugin's report after
+  $ int3 trace --tracer 'funclatency -u vfs_read' --run 'cat /etc/motd'        # bcc's histogram after (int3 tracers)
 
 Ctrl-C stops the machine at the next slice of virtual time and prints what was traced until then.
 Exit status: 0 ok, 1 the run failed (panic, deadlock, plugin), 2 bad option or probe definition (the

@@ -13,6 +13,8 @@ export interface ReplayInputsOptions {
   readonly terminal?: Terminal;
   /** Called after each recorded run (a slice of the recorded run): where the trace is written. */
   readonly onRun?: () => void;
+  /** Applies each input (e.g. under the plugin watchdog); an exception it throws ends the replay. */
+  readonly contain?: <T>(apply: () => T) => T;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function replayRecordedInputs(
         }
       }
       if (!entry.type.startsWith('input:')) continue;
-      s.apply(entry);
+      if (options.contain) options.contain(() => s.apply(entry));
+      else s.apply(entry);
       if (entry.type !== 'input:run') continue;
       options.onRun?.();
       options.terminal?.progress(progressLine(t));
