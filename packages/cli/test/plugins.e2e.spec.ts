@@ -182,7 +182,7 @@ describe('plugin containment (issue 13)', () => {
     ['a promise', "Promise.reject(new Error('from a promise'));", 'from a promise'],
     [
       'an RxJS subscription',
-      "ctx.kprobes.events$.subscribe(() => { throw new Error('from a subscription'); }); " + probe('do_sys_open', ''),
+      `ctx.kprobes.events$.subscribe(() => { throw new Error('from a subscription'); }); ${probe('do_sys_open', '')}`,
       'from a subscription',
     ],
   ])('should name a throw from %s, print the trace, exit 1, no Node stack', (_what, start, message) => {

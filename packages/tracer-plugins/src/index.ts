@@ -11,7 +11,7 @@ export { PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugi
 export type { Tracer, TracerReport } from './plugins/tracer.js';
 export type { TracerClock } from './plugins/tracer-clock.js';
 export type { TracerContext } from './plugins/tracer-context.js';
-export { TracerHost, type TracerInfo } from './plugins/tracer-host.js';
+export { type PluginOwner, TracerHost, type TracerInfo } from './plugins/tracer-host.js';
 export type { TracerPlugin, TracerPluginManifest } from './plugins/tracer-plugin.js';
 export { TracerTokens } from './plugins/tracer-tokens.js';
 export { type RunTracerOptions, type RunTracerResult, runTracer } from './testing/run-tracer.js';
