@@ -97,7 +97,7 @@ describe('examples/plugin-template, outside the workspace', () => {
     const r = int3(['trace', '--plugin', './my-plugin', '--tracer', 'callcount no_such_fn']);
     expect(r.status).toBe(1);
     expect(r.stderr).toBe(
-      "plugin 'int3-plugin-template': tracer 'callcount': start(no_such_fn) threw: cannot probe no_such_fn (ENOENT)\n",
+      "int3: plugin 'int3-plugin-template': tracer 'callcount': start(no_such_fn) threw: cannot probe no_such_fn (ENOENT)\n",
     );
   });
 

@@ -85,7 +85,7 @@ describe('int3 trace with a tracer that fails', () => {
     expect(out.slice(1)).toEqual(['# ok', 'ok saw 1 opens']);
     expect(lines(r.stderr)).toEqual([
       "int3: plugin 'late-plugin': tracer 'badstop': stop() threw: stop failed",
-      "plugin 'late-plugin': tracer 'badreport': report() threw: report failed",
+      "int3: plugin 'late-plugin': tracer 'badreport': report() threw: report failed",
     ]);
   });
 
@@ -190,7 +190,7 @@ describe('plugin containment (issue 13)', () => {
     const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', p]);
     expect(r.status).toBe(1);
     expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
-    expect(r.stderr).toMatch(new RegExp(`^plugin 'async-\\w+': tracer 't': .*: ${message}\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^int3: plugin 'async-\\w+': tracer 't': .*: ${message}\\n$`));
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -202,7 +202,9 @@ describe('plugin containment (issue 13)', () => {
       const r = int3(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--plugin', startPlugin(file, start)]);
       expect(r.status).toBe(1);
       expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
-      expect(r.stderr).toMatch(/^plugin 'exit-\w+': tracer 't': .*it called process\.exit\(0\), which int3 refuses/);
+      expect(r.stderr).toMatch(
+        /^int3: plugin 'exit-\w+': tracer 't': .*it called process\.exit\(0\), which int3 refuses/,
+      );
     }
   });
 
@@ -212,7 +214,7 @@ describe('plugin containment (issue 13)', () => {
     expect(r.status).toBe(1);
     expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
     expect(r.stderr).toBe(
-      "plugin 'spin': tracer 't': the pre-handler of its kprobe at vfs_read did not return within 1 s; the run was stopped there\n",
+      "int3: plugin 'spin': tracer 't': the pre-handler of its kprobe at vfs_read did not return within 1 s; the run was stopped there\n",
     );
   });
 
@@ -224,14 +226,14 @@ describe('plugin containment (issue 13)', () => {
     expect(r.status).toBe(1);
     expect(lines(r.stdout)[0]).toMatch(/ open: .*filename="\/etc\/motd"$/);
     expect(r.stderr).toBe(
-      "plugin 'spinreplay': tracer 't': the pre-handler of its kprobe at vfs_read did not return within 1 s; the run was stopped there\n",
+      "int3: plugin 'spinreplay': tracer 't': the pre-handler of its kprobe at vfs_read did not return within 1 s; the run was stopped there\n",
     );
   });
 
   it('should stop an endless loop in start() the same way, before the run', () => {
     const r = int3(['trace', '--plugin', startPlugin('spinstart.mjs', 'for (;;) {}'), '--plugin-timeout', '0.5']);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe("plugin 'spinstart': tracer 't': start() threw: it did not return within 0.5 s\n");
+    expect(r.stderr).toBe("int3: plugin 'spinstart': tracer 't': start() threw: it did not return within 0.5 s\n");
   });
 
   it('should end the process when the command is done, whatever timers a plugin left', () => {

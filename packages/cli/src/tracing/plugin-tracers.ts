@@ -1,5 +1,6 @@
 import { containPlugins, PluginError, type TracerHost } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
+import { ERROR_PREFIX } from '../report-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 
 /** One `--tracer` value: a tracer's name and its arguments, as bcc's tools take them. */
@@ -120,8 +121,9 @@ export function pluginFailure(
   late: (line: string) => void = (line) => process.stderr.write(line),
 ): CliError | undefined {
   const lines: string[] = [];
+  // Each failing tracer's line starts as every error line does (the first gets it from reportError).
   const describe = (message: string, cause: unknown) => {
-    lines.push(message);
+    lines.push(lines.length === 0 ? message : `${ERROR_PREFIX} ${message}`);
     const stack = cause instanceof Error ? cause.stack : undefined;
     if (verbose && stack) lines.push(stack.replace(/^/gm, '    '));
   };
@@ -138,11 +140,11 @@ export function pluginFailure(
   const reported = host.errors.length;
   host.errors$.subscribe((e) => {
     if (host.errors.indexOf(e) < reported) return;
-    late(`${e.message}\n`);
+    late(`${ERROR_PREFIX} ${e.message}\n`);
     process.exitCode = 1;
   });
   if (lines.length === 0) return also;
-  if (also) lines.push(also.message, ...(also.detail === undefined ? [] : [also.detail]));
+  if (also) lines.push(`${ERROR_PREFIX} ${also.message}`, ...(also.detail === undefined ? [] : [also.detail]));
   const kind = also?.kind === 'interrupted' ? 'interrupted' : 'failure';
   return new CliError(kind, lines[0], undefined, lines.length > 1 ? lines.slice(1).join('\n') : undefined);
 }
