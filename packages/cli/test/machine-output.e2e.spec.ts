@@ -1,6 +1,6 @@
 // End-to-end tests of the machine-readable output (`--format json|chrome`, `call -e --json`), lost
 // events, `--buffer-size`, `-o -` and streaming: they spawn the built binary (dist/).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -128,6 +128,17 @@ describe('output', () => {
   it('should take -o - as standard output', () => {
     const args = ['trace', '-e', OPEN, '--run', 'cat /etc/motd'];
     expect(ok([...args, '-o', '-'])).toBe(ok(args));
+  });
+
+  it('should take record -o - as the log on stdout, the trace then going to stderr', () => {
+    const args = ['-e', OPEN, '--run', 'cat /etc/motd'];
+    const r = int3(['record', '-o', '-', ...args]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith('INT3LOG 1\n')).toBe(true);
+    expect(r.stderr).toBe(ok(['trace', ...args]));
+    const log = join(dir, 'stdout.int3log');
+    writeFileSync(log, r.stdout);
+    expect(ok(['replay', log])).toBe(r.stderr);
   });
 
   it('should give Chrome complete (X) events for entry/return pairs and say what pid and tid mean', () => {

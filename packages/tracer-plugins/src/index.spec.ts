@@ -24,7 +24,6 @@ describe('@int3/tracer-plugins exports', () => {
       'escapeControls',
       'escapeTraceBytes',
       'exportChromeTrace',
-      'exportTraceJson',
       'globMatch',
       'jsonLine',
       'loadTracerPlugin',

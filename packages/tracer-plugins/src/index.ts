@@ -18,7 +18,6 @@ export { type RunTracerOptions, type RunTracerResult, runTracer } from './testin
 export { escapeControls, escapeTraceBytes } from './trace-output/escape-control.js';
 export { jsonLine } from './trace-output/json-line.js';
 export { surrogateEscapeDecode, surrogateEscapeEncode } from './trace-output/surrogate-escape.js';
-export { exportTraceJson, type TraceJsonRecord } from './trace-output/trace-json.js';
 export type {
   TraceJsonEvent,
   TraceJsonFormat,

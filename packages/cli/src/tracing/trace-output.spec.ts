@@ -47,6 +47,15 @@ describe(createTraceOutput, () => {
 });
 
 describe(lostEventsSummary, () => {
+  it('should count a record larger than the whole buffer, which no LOST notice shows', () => {
+    const t = createTracedSession(image, 1);
+    defineEvents(t, { definitions: ['p:open do_sys_open s=+0(%si):string'], filters: [], bufferSizeKb: 1 }, 'trace');
+    t.fs.buffer.write(0, 1, new Uint8Array(2048));
+    expect(lostEventsSummary(t, 'raise --buffer-size')).toBe(
+      'lost 1 events on CPU 0; raise --buffer-size (now 1 KiB per CPU)',
+    );
+  });
+
   it('should say nothing when nothing was lost, and one line per run when records were', () => {
     expect(traced('text', Infinity).lost).toBeUndefined();
     expect(traced('text', Infinity, 1, ['dd', '20']).lost).toMatch(

@@ -66,13 +66,16 @@ export function createTraceOutput(
 
 /**
  * The stderr line for records lost to a full ring buffer, or undefined when none was:
- * `lost 8523 events on CPU 0, 12 on CPU 1; raise --buffer-size (now 1408 KiB per CPU)`.
+ * `lost 8523 events on CPU 0, 12 on CPU 1; raise --buffer-size (now 1408 KiB per CPU)`. It counts the
+ * records overwritten before they were read (the trace's `LOST` notices) and those dropped for being
+ * larger than the whole buffer (which, as in the kernel, only `per_cpu/cpuN/stats` shows).
  */
 export function lostEventsSummary(t: TracedSession, advice: string): string | undefined {
   const buf = t.fs.buffer;
   const parts: string[] = [];
   for (let cpu = 0; cpu < buf.nrCpus; cpu++) {
-    const n = buf.cpu(cpu).overrun;
+    const stats = buf.cpu(cpu).stats();
+    const n = stats.overrun + stats.droppedEvents;
     if (n > 0) parts.push(parts.length === 0 ? `${n} events on CPU ${cpu}` : `${n} on CPU ${cpu}`);
   }
   if (parts.length === 0) return undefined;
