@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -10,9 +11,17 @@ export const INVERSIFY_URL = pathToFileURL(
   realpathSync(join(here, '..', '..', 'node_modules', 'inversify', 'lib', 'index.js')),
 ).href;
 
-/** Writes files (path → text) under a fresh temp dir and returns the dir. */
+const fixtureDirs: string[] = [];
+// Registered when a spec file imports this module (vitest evaluates it per file): plugins are imported
+// from the fixtures while that file's tests run, so the directories go when its last test is done.
+afterAll(() => {
+  for (const dir of fixtureDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes files (path → text) under a fresh temp dir, removed after the spec file's tests, and returns the dir. */
 export function writePluginFixture(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'int3-plugin-'));
+  fixtureDirs.push(dir);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
