@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,31 +52,35 @@ export function runExampleBlock(block: string, mayFail: boolean, options: Exampl
     throw new Error(`int3 examples: the CLI is not built (${options.bin} is missing): run 'npx tsc -b' first`);
   }
   const cwd = mkdtempSync(join(tmpdir(), 'int3-docs-'));
-  const shims = join(cwd, '.bin');
-  mkdirSync(shims);
-  const shim = join(shims, 'int3');
-  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${options.bin}" "$@"\n`);
-  chmodSync(shim, 0o755);
-  for (const [name, target] of Object.entries(options.links ?? {})) symlinkSync(target, join(cwd, name));
-  const env = { ...process.env, PATH: `${shims}:${process.env.PATH ?? ''}`, NO_COLOR: '1', COLUMNS: '100' };
-  const runs: ExampleRun[] = [];
-  for (const command of splitCommands(block)) {
-    const r = spawnSync('/bin/sh', ['-c', `{\n${command}\n} 2>&1`], {
-      cwd,
-      env,
-      encoding: 'utf8',
-      timeout: options.timeoutMs ?? 120_000,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (r.error || r.status === null) {
-      throw new Error(`int3 examples: '${firstLine(command)}' did not finish: ${r.error?.message ?? r.signal}`);
+  try {
+    const shims = join(cwd, '.bin');
+    mkdirSync(shims);
+    const shim = join(shims, 'int3');
+    writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${options.bin}" "$@"\n`);
+    chmodSync(shim, 0o755);
+    for (const [name, target] of Object.entries(options.links ?? {})) symlinkSync(target, join(cwd, name));
+    const env = { ...process.env, PATH: `${shims}:${process.env.PATH ?? ''}`, NO_COLOR: '1', COLUMNS: '100' };
+    const runs: ExampleRun[] = [];
+    for (const command of splitCommands(block)) {
+      const r = spawnSync('/bin/sh', ['-c', `{\n${command}\n} 2>&1`], {
+        cwd,
+        env,
+        encoding: 'utf8',
+        timeout: options.timeoutMs ?? 120_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      if (r.error || r.status === null) {
+        throw new Error(`int3 examples: '${firstLine(command)}' did not finish: ${r.error?.message ?? r.signal}`);
+      }
+      if (r.status !== 0 && !mayFail) {
+        throw new Error(`int3 examples: '${firstLine(command)}' exited ${r.status}:\n${r.stdout}`);
+      }
+      runs.push({ command, output: r.stdout, status: r.status });
     }
-    if (r.status !== 0 && !mayFail) {
-      throw new Error(`int3 examples: '${firstLine(command)}' exited ${r.status}:\n${r.stdout}`);
-    }
-    runs.push({ command, output: r.stdout, status: r.status });
+    return runs;
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
   }
-  return runs;
 }
 
 /** The block's commands: a line starting with `$ ` starts one; other lines continue it. */
