@@ -66,6 +66,11 @@ export const COMMAND_OUTLINE: readonly CommandOutline[] = [
     description: 'run one function of a freestanding x86-64 ELF in ring 0 and print what it returns',
   },
   {
+    name: 'module',
+    term: 'module',
+    description: 'build kernel modules for insmod/--insmod',
+  },
+  {
     name: 'demo',
     term: 'demo [options]',
     description: 'kprobes in one screen: seed modules, kprobe events, workloads, the mechanism of a hit',
