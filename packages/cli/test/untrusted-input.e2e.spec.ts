@@ -1,10 +1,10 @@
 // Issue 13's parser and input cases: each answered with one clear line, in bounded time and memory,
 // and the tracefs session goes on.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NON_RETURNING_CALLS } from '../src/call/non-returning-calls.js';
+import { tempDir } from '../src/temp-dir.fixture.js';
 import { int3 } from './int3.js';
 
 /** Tests that boot the machine more than once: each spawn boots it, up to ~15 s on a loaded 2-core machine. */
@@ -42,7 +42,7 @@ describe('--cpus', () => {
   it(
     'should boot 64 CPUs, as the kernel and README say, run workloads on several, and replay such a run byte for byte',
     () => {
-      const log = join(mkdtempSync(join(tmpdir(), 'int3-cpus-')), 'cpus64.int3log');
+      const log = join(tempDir('int3-cpus-'), 'cpus64.int3log');
       const runs = ['--run', 'cat /etc/motd', '--run', 'cat /etc/hostname', '--run', 'dd'];
       const traced = int3(['record', '--cpus', '64', '-o', log, '-e', 'p:open do_sys_open', ...runs]);
       expect(traced.status).toBe(0);
@@ -57,7 +57,7 @@ describe('--cpus', () => {
 
 describe('workload arguments beyond the guest limit', () => {
   it('should refuse a 1 MB argument and 10,000 arguments with E2BIG in the tracefs shell, which goes on', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'int3-argv-'));
+    const dir = tempDir('int3-argv-');
     const script = join(dir, 'argv.sh');
     writeFileSync(
       script,

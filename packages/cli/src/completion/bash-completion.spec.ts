@@ -1,16 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WORKLOADS } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../program.js';
+import { tempDir } from '../temp-dir.fixture.js';
 import { TRACE_FORMATS } from '../tracing/trace-plan.js';
 import { bashCompletion } from './bash-completion.js';
 import { commandTree } from './command-tree.js';
 
 const script = bashCompletion(commandTree(createProgram(), { '--run': WORKLOADS, '--format': TRACE_FORMATS }));
-const dir = mkdtempSync(join(tmpdir(), 'int3-bash-completion-'));
+const dir = tempDir('int3-bash-completion-');
 const file = join(dir, 'int3.bash');
 writeFileSync(file, script);
 writeFileSync(join(dir, 'run.int3log'), '');

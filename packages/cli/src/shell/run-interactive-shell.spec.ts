@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Interrupt } from '../runtime/interrupt.js';
+import { tempDir } from '../temp-dir.fixture.js';
 import { runInteractiveShell } from './run-interactive-shell.js';
 import { ShellHistory } from './shell-history.js';
 
@@ -34,7 +34,7 @@ async function session(keys: string[], history: ShellHistory): Promise<string[]>
 
 describe(runInteractiveShell, () => {
   it('should keep history across sessions in its file: up recalls the last session’s last line', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'int3-shell-')), 'int3', 'tracefs_history');
+    const path = join(tempDir('int3-shell-'), 'int3', 'tracefs_history');
     const history = new ShellHistory(path);
     expect(await session(['cat trace\r', 'ls events\r'], history)).toEqual(['cat trace', 'ls events']);
     expect(readFileSync(path, 'utf8')).toBe('cat trace\nls events\n');

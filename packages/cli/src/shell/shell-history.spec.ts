@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir.fixture.js';
 import { HISTORY_SIZE, historyPath, ShellHistory } from './shell-history.js';
 
 describe(historyPath, () => {
@@ -15,7 +15,7 @@ describe(historyPath, () => {
 
 describe(ShellHistory, () => {
   it('should save newest-first history oldest first, creating the directory, and load it back', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'int3-hist-')), 'state', 'int3', 'tracefs_history');
+    const path = join(tempDir('int3-hist-'), 'state', 'int3', 'tracefs_history');
     const history = new ShellHistory(path);
     expect(history.load()).toEqual([]);
     history.save(['cat trace', 'echo 1 > events/enable', '']);
@@ -24,7 +24,7 @@ describe(ShellHistory, () => {
   });
 
   it(`should keep at most ${HISTORY_SIZE} lines, the newest, on save and on load`, () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'int3-hist-')), 'h');
+    const path = join(tempDir('int3-hist-'), 'h');
     const history = new ShellHistory(path);
     const many = Array.from({ length: HISTORY_SIZE + 50 }, (_, i) => `cat ${HISTORY_SIZE + 49 - i}`);
     history.save(many);
@@ -38,7 +38,7 @@ describe(ShellHistory, () => {
   });
 
   it('should ignore a history it cannot write', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'int3-hist-')), 'file');
+    const file = join(tempDir('int3-hist-'), 'file');
     writeFileSync(file, '');
     expect(() => new ShellHistory(join(file, 'below', 'h')).save(['ls'])).not.toThrow();
   });
