@@ -11,6 +11,15 @@ export {
   type HostCallHandler,
   type HostCallResult,
 } from './machine/host-calls.js';
+export type {
+  DieNotifierChain,
+  ExceptionTable,
+  GuestCalls,
+  HostCallTable,
+  KernelApi,
+  KernelMemoryApi,
+  PerCpuAreas,
+} from './machine/kernel-api.js';
 export {
   type ConsoleWrite,
   Machine,
@@ -51,6 +60,13 @@ export type { CpuSnapshot, MachineSnapshot } from './snapshot/machine-snapshot.j
 export type { SnapshotProvider } from './snapshot/snapshot-provider.js';
 export type { PageImage, SpaceImage } from './snapshot/space-image.js';
 export { formatTimestamp, HZ, NS_PER_INSTRUCTION, TICK_NS } from './time/virtual-time.js';
-export { type DieArgs, DieVal, type DieValue, NotifyResult, type NotifyResultValue } from './traps/die-chain.js';
+export {
+  type DieArgs,
+  type DieNotifier,
+  DieVal,
+  type DieValue,
+  NotifyResult,
+  type NotifyResultValue,
+} from './traps/die-chain.js';
 export { PT_REGS_GPR, PT_REGS_OFFSET, PT_REGS_SIZE, type PtRegName, PtRegs } from './traps/pt-regs.js';
 export { Signal } from './traps/trap-router.js';

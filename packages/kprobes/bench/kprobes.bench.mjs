@@ -24,7 +24,7 @@ function setup() {
   const m = Machine.boot({ image, cpus: 1, programs: sampleProgram });
   const k = Kprobes.init(m);
   const loop = m.kallsyms.lookupName(LOOP).address;
-  return { m, k, calls: (n) => m.guest.call(0, loop, [BigInt(n)]) };
+  return { m, k, calls: (n) => m.kernel.guest.call(0, loop, [BigInt(n)]) };
 }
 
 const canOptimize = typeof Kprobes.prototype.optimizeNow === 'function';

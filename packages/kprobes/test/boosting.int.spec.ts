@@ -20,7 +20,7 @@ function callCounting(m: Machine, sym: string, arg: bigint): { result: bigint; t
   const sub = m.traps$.subscribe((t) => {
     if (t.vector === 1 || t.vector === 3) traps.push(t.vector);
   });
-  const result = m.guest.call(0, addr(m, sym), [arg]);
+  const result = m.kernel.guest.call(0, addr(m, sym), [arg]);
   sub.unsubscribe();
   return { result, traps };
 }
@@ -66,7 +66,7 @@ describe('boosting (KprobeBooster)', () => {
     const { m, k } = boot();
     const virtualCost = () => {
       const before = m.cpus[0].virtualRetired;
-      m.guest.call(0, addr(m, 'kprobe_target'), [9n]);
+      m.kernel.guest.call(0, addr(m, 'kprobe_target'), [9n]);
       return m.cpus[0].virtualRetired - before;
     };
     const unprobed = virtualCost();
@@ -204,14 +204,14 @@ describe('boosted IF modifiers and pushf', () => {
   ])('should give %s the same flags with its %s probed, stepped then boosted', (fn, mnemonic) => {
     const plain = boot();
     plain.m.modules.load(assemble(IF_MODULE), 'ifmod.ko');
-    const expected = plain.m.guest.call(0, addr(plain.m, fn), []) & 0x300n;
+    const expected = plain.m.kernel.guest.call(0, addr(plain.m, fn), []) & 0x300n;
     const { m, k } = boot();
     m.modules.load(assemble(IF_MODULE), 'ifmod.ko');
     const seen = hitPaths(k);
     const at = boundaries(m, fn).find((i) => i.text.startsWith(mnemonic))!.address;
     k.registerKprobe({ addr: at, preHandler: () => 0 });
-    expect(m.guest.call(0, addr(m, fn), []) & 0x300n).toBe(expected);
-    expect(m.guest.call(0, addr(m, fn), []) & 0x300n).toBe(expected);
+    expect(m.kernel.guest.call(0, addr(m, fn), []) & 0x300n).toBe(expected);
+    expect(m.kernel.guest.call(0, addr(m, fn), []) & 0x300n).toBe(expected);
     expect(seen.paths).toEqual(['int3', 'boosted']);
   });
 });

@@ -16,13 +16,13 @@ describe(canOptimizeAt, () => {
   });
 
   it('should give the same functions the same results as natively (fixtures callable)', () => {
-    expect(m.guest.call(0, addr(m, 'optprobe_target'), [4n, 5n])).toBe(25n);
-    expect(m.guest.call(0, addr(m, 'optprobe_jump_into_region'), [1n])).toBe(10n);
-    expect(m.guest.call(0, addr(m, 'optprobe_indirect_jump'), [1n])).toBe(2n);
-    expect(m.guest.call(0, addr(m, 'optprobe_too_short'), [1n])).toBe(2n);
-    expect(m.guest.call(0, addr(m, 'optprobe_call_in_region'), [9n])).toBe(3n);
-    expect(m.guest.call(0, addr(m, 'optprobe_jcc_in_region'), [0n])).toBe(0n);
-    expect(m.guest.call(0, addr(m, 'kprobe_target2'), [9n])).toBe(4n);
+    expect(m.kernel.guest.call(0, addr(m, 'optprobe_target'), [4n, 5n])).toBe(25n);
+    expect(m.kernel.guest.call(0, addr(m, 'optprobe_jump_into_region'), [1n])).toBe(10n);
+    expect(m.kernel.guest.call(0, addr(m, 'optprobe_indirect_jump'), [1n])).toBe(2n);
+    expect(m.kernel.guest.call(0, addr(m, 'optprobe_too_short'), [1n])).toBe(2n);
+    expect(m.kernel.guest.call(0, addr(m, 'optprobe_call_in_region'), [9n])).toBe(3n);
+    expect(m.kernel.guest.call(0, addr(m, 'optprobe_jcc_in_region'), [0n])).toBe(0n);
+    expect(m.kernel.guest.call(0, addr(m, 'kprobe_target2'), [9n])).toBe(4n);
   });
 
   it.each([
@@ -64,12 +64,12 @@ describe(canOptimizeAt, () => {
     const at = addr(m, 'optprobe_riprel_far');
     const r = canOptimizeAt(m, at);
     expect(r).toMatchObject({ ok: true, regionLength: 7 });
-    const buffer = m.memory.moduleAlloc(4096, PageFlags.Present);
+    const buffer = m.kernel.memory.moduleAlloc(4096, PageFlags.Present);
     expect(buffer >= KernelLayout.MODULES_VADDR).toBe(true);
     const bytes = m.space.read(at, 7);
     expect(relocateRegion(bytes, at, buffer)).toMatchObject({ ok: false, reason: 'unencodable' });
     // From the kernel text itself the operand stays in reach.
     expect(relocateRegion(bytes, at, at + 0x100n)).toMatchObject({ ok: true });
-    m.memory.free(buffer);
+    m.kernel.memory.free(buffer);
   });
 });

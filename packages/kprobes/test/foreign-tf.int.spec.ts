@@ -23,12 +23,12 @@ describe('a single-step someone else started', () => {
     // A "debugger": a breakpoint at sys_mkdir (its own int3, below kprobes in the chain), then
     // single-step with TF through the next few instructions, recording where each step lands.
     const original = m.space.read(start, 1);
-    m.memory.textPoke(start, new Uint8Array([0xcc]));
+    m.kernel.memory.textPoke(start, new Uint8Array([0xcc]));
     const landed: bigint[] = [];
     let stepping = 0;
-    m.dieChain.register('debugger', 0, (a) => {
+    m.kernel.dieChain.register('debugger', 0, (a) => {
       if (a.val === DieVal.INT3 && a.regs.ip - 1n === start) {
-        m.memory.textPoke(start, original);
+        m.kernel.memory.textPoke(start, original);
         a.regs.ip = start;
         a.regs.flags |= 0x100; // TF
         stepping = 4;

@@ -30,7 +30,8 @@ const INPUTS = [0n, 1n, 2n, 3n, 41n, -5n, 0x7fff_ffffn];
 function load() {
   const { m, k } = bootWithKprobes();
   m.modules.load(JMP_REG_KO, 'jmp_reg.ko');
-  const call = (fn: string, x: bigint) => BigInt.asIntN(64, m.guest.call(0, m.kallsyms.lookupName(fn)!.address, [x]));
+  const call = (fn: string, x: bigint) =>
+    BigInt.asIntN(64, m.kernel.guest.call(0, m.kallsyms.lookupName(fn)!.address, [x]));
   return { m, k, call };
 }
 

@@ -58,7 +58,7 @@ describe('registerKprobe', () => {
   it('should refuse to probe an exception instruction (ud2) with EINVAL', () => {
     const { m, k } = bootWithKprobes();
     const at = addr(m, 'vfs_write');
-    m.memory.textPoke(at, new Uint8Array([0x0f, 0x0b]));
+    m.kernel.memory.textPoke(at, new Uint8Array([0x0f, 0x0b]));
     expect(errno(() => k.registerKprobe({ addr: at }))).toBe('EINVAL');
   });
 
@@ -236,13 +236,13 @@ describe('re-entry', () => {
       },
     };
     k.registerKprobe(inner);
-    const str = m.memory.heap.alloc(16);
+    const str = m.kernel.memory.heap.alloc(16);
     m.space.write(str, new TextEncoder().encode('hello\0'));
     let lengths = 0n;
     k.registerKprobe({
       symbolName: 'vfs_read',
       preHandler: (_p, regs) => {
-        lengths += m.guest.call(regs.cpu.id, addr(m, 'strlen'), [str], { instrumentation: true });
+        lengths += m.kernel.guest.call(regs.cpu.id, addr(m, 'strlen'), [str], { instrumentation: true });
         return 0;
       },
     });
@@ -298,7 +298,7 @@ describe('resume_execution on real code', () => {
 describe('faults during the single-step', () => {
   it('should let the exception-table fixup of a probed user copy return -EFAULT, with no oops', () => {
     const { m, k } = bootWithKprobes();
-    const at = [...m.exTable.keys()].find((a) => m.kallsyms.lookup(a)?.sym.name === 'copy_user_generic')!;
+    const at = [...m.kernel.exTable.keys()].find((a) => m.kallsyms.lookup(a)?.sym.name === 'copy_user_generic')!;
     const faults: KprobeEvent[] = [];
     k.events$.subscribe((e) => e.type === 'kprobe:fault' && faults.push(e));
     k.registerKprobe({ addr: at });

@@ -195,7 +195,7 @@ describe('jprobes', () => {
   it('should run a guest entry on the probed function`s frame and resume the function', () => {
     const { m, k } = bootWithKprobes();
     // A guest entry that only returns through jprobe_return: `call jprobe_return` at an executable spot.
-    const entry = m.memory.moduleAlloc(4096, 3);
+    const entry = m.kernel.memory.moduleAlloc(4096, 3);
     const rel = Number(addr(m, 'jprobe_return') - (entry + 5n));
     const bytes = new Uint8Array([0xe8, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >>> 24) & 0xff]);
     m.space.write(entry, bytes);

@@ -33,7 +33,7 @@ describe('IF modifiers and pushf (is_IF_modifier, resume_execution)', () => {
   ])('should give %s the same flags with its %s probed', (fn, mnemonic) => {
     const plain = bootWithKprobes();
     plain.m.modules.load(assemble(IF_MODULE), 'ifmod.ko');
-    const expected = plain.m.guest.call(0, addr(plain.m, fn), []);
+    const expected = plain.m.kernel.guest.call(0, addr(plain.m, fn), []);
     const { m, k } = bootWithKprobes();
     m.modules.load(assemble(IF_MODULE), 'ifmod.ko');
     const at = boundaries(m, fn).find((i) => i.text.startsWith(mnemonic))!.address;
@@ -45,7 +45,7 @@ describe('IF modifiers and pushf (is_IF_modifier, resume_execution)', () => {
         return 0;
       },
     });
-    expect(m.guest.call(0, addr(m, fn), []) & 0x300n).toBe(expected & 0x300n);
+    expect(m.kernel.guest.call(0, addr(m, fn), []) & 0x300n).toBe(expected & 0x300n);
     expect(hits).toBe(1);
   });
 });

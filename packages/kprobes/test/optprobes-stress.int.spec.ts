@@ -41,7 +41,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
     const m = Machine.boot({ image: readSampleImage(), cpus: 4, quantum: 300, programs: sampleProgram });
     // This hook runs at each round boundary before the optimizer's: what it enables is patched at once.
     let round = 0;
-    m.onRoundBoundary(() => toggle(++round));
+    m.kernel.onRoundBoundary(() => toggle(++round));
     const k = Kprobes.init(m);
     k.optimizer.delay = 0;
     const regions = PROBED.map((sym) => {

@@ -49,7 +49,7 @@ describe('jump-optimized kprobes', () => {
   it('should write the jump as text_poke_bp does, with a round boundary (every CPU ran) between the writes', () => {
     const { m, k } = bootWithKprobes(2, 100_000);
     let round = 0;
-    m.onRoundBoundary(() => round++);
+    m.kernel.onRoundBoundary(() => round++);
     const pokes: [number, string, number, bigint, string][] = [];
     k.events$.subscribe((e) => {
       if (e.type === 'kprobe:text-poke-bp') pokes.push([round, e.op, e.step, e.where - e.addr, e.bytes]);
@@ -402,7 +402,7 @@ describe('jump-optimized kprobes', () => {
   it('should ignore a pre-handler changing ip or sp on an optimized probe, as Linux documents', () => {
     const { m, k } = bootWithKprobes(1);
     const t1 = addr(m, 'kprobe_target');
-    const expected = m.guest.call(0, t1, [1234n]);
+    const expected = m.kernel.guest.call(0, t1, [1234n]);
     let hits = 0;
     k.registerKprobe({
       symbolName: 'kprobe_target',
@@ -415,7 +415,7 @@ describe('jump-optimized kprobes', () => {
     });
     k.optimizeNow();
     expect(k.get(t1)!.optimized).toBe(true);
-    expect(m.guest.call(0, t1, [1234n])).toBe(expected);
+    expect(m.kernel.guest.call(0, t1, [1234n])).toBe(expected);
     expect(hits).toBe(1);
   });
 
@@ -423,14 +423,14 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const t1 = addr(m, 'kprobe_target');
     const t2 = addr(m, 'kprobe_target2');
-    const expected = m.guest.call(0, t2, [1000n]);
+    const expected = m.kernel.guest.call(0, t2, [1000n]);
     let innerRuns = 0;
     let nested: bigint | undefined;
     const inner: Kprobe = { symbolName: 'kprobe_target2', preHandler: () => ++innerRuns && 0 };
     const outer: Kprobe = {
       symbolName: 'kprobe_target',
       preHandler: (_p, regs) => {
-        nested = m.guest.call(regs.cpu.id, t2, [1000n]);
+        nested = m.kernel.guest.call(regs.cpu.id, t2, [1000n]);
         return 0;
       },
     };
@@ -438,16 +438,16 @@ describe('jump-optimized kprobes', () => {
     k.registerKprobe(outer);
     k.optimizeNow();
     expect([k.get(t1)!.optimized, k.get(t2)!.optimized]).toEqual([true, true]);
-    const r = m.guest.call(0, t1, [1234n]);
+    const r = m.kernel.guest.call(0, t1, [1234n]);
     expect(nested).toBe(expected);
     expect(innerRuns).toBe(0);
     expect(inner.nmissed).toBe(1);
     expect(outer.nmissed).toBe(0);
-    expect(m.guest.call(0, t2, [1000n])).toBe(expected);
+    expect(m.kernel.guest.call(0, t2, [1000n])).toBe(expected);
     expect(innerRuns).toBe(1);
     k.unregisterKprobe(inner);
     k.unregisterKprobe(outer);
-    expect(m.guest.call(0, t1, [1234n])).toBe(r);
+    expect(m.kernel.guest.call(0, t1, [1234n])).toBe(r);
   });
 
   it("should keep a released site's buffer and its gate until no CPU is stopped in it, then continue through the copy", () => {
@@ -485,7 +485,7 @@ describe('jump-optimized kprobes', () => {
     expect(m.space.isGate(d.buf)).toBe(true);
     expect(d.copies).toBe(d.buf + 1n);
     expect(m.space.isGate(d.copies)).toBe(false);
-    expect(m.hostCalls.lookup(d.buf)?.name).toBe('optimized_callback');
+    expect(m.kernel.hostCalls.lookup(d.buf)?.name).toBe('optimized_callback');
     expect(m.space.readU8(a)).toBe(0xe9);
     expect(a + 5n + BigInt(m.space.readU32(a + 1n) | 0)).toBe(d.buf);
     const original = [k.get(a)!.arch.opcode];
@@ -505,7 +505,7 @@ describe('jump-optimized kprobes', () => {
     k.optimizeNow();
     const { buf } = k.optimizer.detour(k.get(kp.addr!)!)!;
     k.unregisterKprobe(kp);
-    expect(m.hostCalls.lookup(buf)).toBeUndefined();
+    expect(m.kernel.hostCalls.lookup(buf)).toBeUndefined();
     expect(m.space.isGate(buf)).toBe(false);
     const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(other);

@@ -18,7 +18,7 @@ export interface KernelCall {
  * record into the trace. An unknown symbol is a usage error suggesting the nearest function names;
  * an oops, a runaway or a panic is a failure.
  *
- * @see Machine.guest (the host-to-guest call)
+ * @see KernelApi.guest (the host-to-guest call)
  * @example
  * callKernelFunction(t, 'strlen', [{ kind: 'str', text: 'hello' }], 'call'); // { value: 5n, ... }
  */
@@ -37,18 +37,18 @@ export function callKernelFunction(
     const values = args.map((arg) => {
       if (arg.kind === 'int') return arg.value;
       const bytes = argumentBytes(arg)!;
-      const at = m.memory.vmallocMap(Math.max(1, bytes.length));
+      const at = m.kernel.memory.vmallocMap(Math.max(1, bytes.length));
       mapped.push(at);
       m.space.write(at, bytes);
       return at;
     });
-    const value = m.guest.call(0, address, values);
+    const value = m.kernel.guest.call(0, address, values);
     return { value: BigInt.asUintN(64, value), instructions: cpu.retired - before };
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('failure', `${command} ${symbol}: ${error.message}`);
     throw error;
   } finally {
-    for (const at of mapped) m.memory.free(at);
+    for (const at of mapped) m.kernel.memory.free(at);
   }
 }
 

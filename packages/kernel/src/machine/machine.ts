@@ -33,6 +33,7 @@ import { PtRegs } from '../traps/pt-regs.js';
 import { TrapRouter } from '../traps/trap-router.js';
 import { GuestCaller } from './guest-caller.js';
 import { HOST_CALL_JUMPED, type HostCallContext, type HostCallResult, HostCalls, type HostGate } from './host-calls.js';
+import type { KernelApi } from './kernel-api.js';
 import { bindKernelServices } from './kernel-services.js';
 import { RunLoop, type RunLoopState, type RunOptions, type RunOutcome } from './run-loop.js';
 import { spawnWorkload } from './spawn-workload.js';
@@ -116,6 +117,12 @@ export class Machine {
   /** Top of each CPU's stack for host-to-guest calls made outside any task (boot, workload creation). */
   readonly hostStackTop: readonly bigint[];
   panicked: string | undefined;
+  /**
+   * What an in-kernel subsystem (kprobes) may use of the kernel: the die chain, the exception table,
+   * text patching and allocators, host gates, guest calls, per-CPU areas, printk, round boundaries
+   * and snapshot providers, each behind a narrow interface.
+   */
+  readonly kernel: KernelApi;
   /**
    * When set, CPUs run one instruction at a time and this is called with the address of each one
    * before it runs: an oracle for tests (how often did an instruction execute?), slow by design.
@@ -207,6 +214,20 @@ export class Machine {
     this.console$ = this.consoleSubject.asObservable();
     this.events$ = merge(this.traps$, this.dies$, this.tasks$, this.printk$, this.machine$);
     bindKernelServices(this);
+    this.kernel = Object.freeze({
+      dieChain: this.dieChain,
+      exTable: this.exTable,
+      memory: this.memory,
+      hostCalls: this.hostCalls,
+      guest: this.guest,
+      percpu: Object.freeze({ bases: this.pcpu, alloc: (size: number) => this.percpuAlloc(size) }),
+      hostStackTop: this.hostStackTop,
+      image: this.image,
+      log: (cpu: number, level: number, text: string) => this.log(cpu, level, text),
+      oops: (cpu: number, reason: string) => this.oops(cpu, reason),
+      onRoundBoundary: (fn: () => void) => this.onRoundBoundary(fn),
+      registerSnapshotProvider: (name: string, p: SnapshotProvider) => this.registerSnapshotProvider(name, p),
+    });
     this.snapshotter = this.createSnapshotter();
     this.memory.onTextPoke((p) =>
       this.emitMachine({

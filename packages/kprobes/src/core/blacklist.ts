@@ -17,7 +17,7 @@ export class Blacklist {
   private readonly entries: BlacklistEntry[] = [];
 
   constructor(private readonly m: Machine) {
-    const s = m.image.symbols;
+    const s = m.kernel.image.symbols;
     // One entry per function address, as kprobe_add_area_blacklist() walks the area (a marker such as
     // __entry_text_start shares its address with the first function).
     const seen = new Set<bigint>();

@@ -50,7 +50,9 @@ export class Jprobes {
     if (loc?.offset !== 0) throw new KprobeError('EINVAL', `${m.kallsyms.format(addr)} is not a function entry`);
     if (typeof jp.entry === 'bigint') {
       const e = jp.entry;
-      const text = (e >= m.image.symbols._stext && e < m.image.symbols._etext) || m.modules.moduleAt(e) !== undefined;
+      const text =
+        (e >= m.kernel.image.symbols._stext && e < m.kernel.image.symbols._etext) ||
+        m.modules.moduleAt(e) !== undefined;
       if (!text) throw new KprobeError('EINVAL', `jprobe entry ${m.kallsyms.format(e)} is not kernel or module text`);
     }
     jp.kp.preHandler = (_p, regs) => this.setjmp(jp, regs);
@@ -99,7 +101,7 @@ export class Jprobes {
     kcb.jprobeSp = sp;
     kcb.jprobeStack = c.addressSpace.read(sp, minStackSize(m, cpu, sp));
     kcb.jprobe = this.k.stateOf(jp.kp);
-    m.space.writeU64(m.pcpu[cpu] + BigInt(this.k.arch.text.savedSpOffset), sp);
+    m.space.writeU64(m.kernel.percpu.bases[cpu] + BigInt(this.k.arch.text.savedSpOffset), sp);
     regs.flags &= ~Rflags.IF;
     regs.ip = jp.entry;
     // The entry is the probe's handler: it costs no virtual time.
@@ -127,9 +129,9 @@ export class Jprobes {
     c.instrumentationMode = false;
     if (regs.sp !== kcb.jprobeSp) {
       const px = (v: bigint) => v.toString(16).padStart(16, '0');
-      m.log(cpu, 0, `current rsp ${px(regs.sp)} does not match saved rsp ${px(kcb.jprobeSp)}`);
-      m.log(cpu, 0, `Saved registers for jprobe ${m.kallsyms.format(kcb.jprobe.site.addr)}`);
-      m.oops(cpu, 'kernel BUG at arch/x86_64/kernel/kprobes.c: jprobe stack pointer mismatch');
+      m.kernel.log(cpu, 0, `current rsp ${px(regs.sp)} does not match saved rsp ${px(kcb.jprobeSp)}`);
+      m.kernel.log(cpu, 0, `Saved registers for jprobe ${m.kallsyms.format(kcb.jprobe.site.addr)}`);
+      m.kernel.oops(cpu, 'kernel BUG at arch/x86_64/kernel/kprobes.c: jprobe stack pointer mismatch');
       kcb.jprobe = undefined;
       kcb.reset();
       return 1;
@@ -156,7 +158,7 @@ export class Jprobes {
 /** `MIN_STACK_SIZE(addr)`: at most 64 bytes, never past the top of the kernel stack. */
 function minStackSize(m: Kprobes['m'], cpu: number, sp: bigint): number {
   const task = m.sched.current[cpu];
-  const top = task ? task.kernelStack + BigInt(KernelLayout.THREAD_SIZE) : m.hostStackTop[cpu];
+  const top = task ? task.kernelStack + BigInt(KernelLayout.THREAD_SIZE) : m.kernel.hostStackTop[cpu];
   const room = top > sp ? Number(top - sp) : MAX_STACK_SIZE;
   return Math.min(MAX_STACK_SIZE, room);
 }

@@ -34,7 +34,7 @@ export function checkKprobeAddressSafe(
   checkBoundary: (addr: bigint) => void,
 ): void {
   const where = m.kallsyms.format(addr);
-  const kernelText = addr >= m.image.symbols._stext && addr < m.image.symbols._etext;
+  const kernelText = addr >= m.kernel.image.symbols._stext && addr < m.kernel.image.symbols._etext;
   const mod = kernelText ? undefined : m.modules.moduleAt(addr);
   if (!kernelText && !mod) throw new KprobeError('EINVAL', `${where} is not kernel or module text`);
   const black = blacklist.find(addr);

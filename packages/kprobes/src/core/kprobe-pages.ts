@@ -12,7 +12,7 @@ export function kprobePages(m: Machine, name: string, flags: number = PageFlags.
   const region = (page: bigint) => `${name}:${page.toString(16)}`;
   return {
     allocPage: () => {
-      const page = m.memory.moduleAlloc(PAGE_SIZE, flags);
+      const page = m.kernel.memory.moduleAlloc(PAGE_SIZE, flags);
       if (flags & PageFlags.Gate) m.space.write(page, new Uint8Array(PAGE_SIZE).fill(0xcc));
       m.kallsyms.addRegion(
         undefined,
@@ -23,7 +23,7 @@ export function kprobePages(m: Machine, name: string, flags: number = PageFlags.
     },
     freePage: (page) => {
       m.kallsyms.removeRegion(region(page));
-      m.memory.free(page);
+      m.kernel.memory.free(page);
     },
   };
 }

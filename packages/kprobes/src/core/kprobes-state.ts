@@ -22,7 +22,7 @@ export interface KprobesState {
  * counters and which addresses are armed. Registrations themselves are inputs: they are not part of it.
  */
 export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): void {
-  k.m.registerSnapshotProvider('kprobes', {
+  k.m.kernel.registerSnapshotProvider('kprobes', {
     save: (): KprobesState =>
       Object.freeze({
         kcb: k.kcb.map((c) => c.copy()),

@@ -53,7 +53,7 @@ export class Kprobes {
     this.arch = new X86Kprobes(this);
     this.blacklist.addText(this.arch.text.ranges());
     this.optimizer = new KprobeOptimizer(this, new X86Optprobes(this));
-    m.dieChain.register('kprobes', KPROBES_NOTIFIER_PRIORITY, (args) => {
+    m.kernel.dieChain.register('kprobes', KPROBES_NOTIFIER_PRIORITY, (args) => {
       switch (args.val) {
         case DieVal.INT3:
           return this.arch.int3Handler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
@@ -225,7 +225,7 @@ export class Kprobes {
         this.arch.disarm(site);
       }
     }
-    this.m.log(0, 6, on ? 'Kprobes globally enabled' : 'Kprobes globally disabled');
+    this.m.kernel.log(0, 6, on ? 'Kprobes globally enabled' : 'Kprobes globally disabled');
   }
 
   /** True unless `enabled` was set to 0. */

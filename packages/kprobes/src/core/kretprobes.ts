@@ -82,9 +82,11 @@ export class Kretprobes {
       this.trampolineProbe = undefined;
       k.arch.trampolineSite = undefined;
       m.space.markGate(trampoline, true);
-      m.hostCalls.bind('kretprobe_trampoline', trampoline, (ctx) => this.boostedTrampoline(ctx), { inline: true });
+      m.kernel.hostCalls.bind('kretprobe_trampoline', trampoline, (ctx) => this.boostedTrampoline(ctx), {
+        inline: true,
+      });
     } else {
-      m.hostCalls.unbind(trampoline);
+      m.kernel.hostCalls.unbind(trampoline);
       m.space.markGate(trampoline, false);
       m.space.markInstrumentation(trampoline, 1, true);
       const probe: Kprobe = { addr: trampoline, preHandler: (_p, regs) => this.trampolineHandler(regs) };
@@ -261,7 +263,7 @@ export class Kretprobes {
   private trampolineHandler(regs: PtRegs): number {
     const sp = regs.sp;
     if (!this.returnFrame(regs, false)) {
-      this.k.m.oops(regs.cpu.id, BUG);
+      this.k.m.kernel.oops(regs.cpu.id, BUG);
       return 1;
     }
     // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
@@ -287,7 +289,7 @@ export class Kretprobes {
       c.ripLo = this.origLo;
       c.ripHi = this.origHi;
     } else {
-      this.k.m.log(ctx.cpu, 0, BUG);
+      this.k.m.kernel.log(ctx.cpu, 0, BUG);
       regs.ip = this.k.arch.text.trampolineBug;
     }
     return HOST_CALL_JUMPED;
@@ -315,8 +317,8 @@ export class Kretprobes {
       const trampoline = this.k.arch.text.trampoline;
       const sp = regs.sp;
       const what = newest ? m.kallsyms.format(newest.rp.kp.addr!) : 'none';
-      m.log(cpu, 0, `kretprobe BUG!: Processing kretprobe ${what} @ ${m.kallsyms.format(trampoline)}`);
-      m.log(
+      m.kernel.log(cpu, 0, `kretprobe BUG!: Processing kretprobe ${what} @ ${m.kallsyms.format(trampoline)}`);
+      m.kernel.log(
         cpu,
         0,
         `kretprobe BUG!: task ${pid} returned to the trampoline with sp ${hex(sp)}, expected ${newest ? hex(newest.stackSlot + 8n) : 'an instance'}`,

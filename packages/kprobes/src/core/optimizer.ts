@@ -47,7 +47,7 @@ export class KprobeOptimizer {
     private readonly arch: X86Optprobes,
   ) {
     this.refusals = new OptimizeRefusals(k, arch);
-    k.m.onRoundBoundary(() => this.onRoundBoundary());
+    k.m.kernel.onRoundBoundary(() => this.onRoundBoundary());
   }
 
   /** The original byte under an optimized probe's jump, else undefined (for decoders). */
@@ -234,7 +234,7 @@ export class KprobeOptimizer {
     this.enabled = on;
     for (const site of [...this.k.sites()]) this.update(site, 'optimization turned off');
     if (!on && this.due !== undefined) this.due = this.k.m.clock(0);
-    this.k.m.log(0, 6, on ? 'Kprobes globally optimized' : 'Kprobes globally unoptimized');
+    this.k.m.kernel.log(0, 6, on ? 'Kprobes globally optimized' : 'Kprobes globally unoptimized');
   }
 
   /**

@@ -38,7 +38,7 @@ export class GuestHandlerCaller {
     c.instrumentationMode = true;
     try {
       const args = extra === undefined ? [first, frame] : [first, frame, extra];
-      rax = m.guest.call(cpu, fn, args, { instrumentation: true, stackTop: frame });
+      rax = m.kernel.guest.call(cpu, fn, args, { instrumentation: true, stackTop: frame });
     } catch (e) {
       if (!(e instanceof KernelError)) throw e;
       this.fail(cpu, e.message, fn, what);
@@ -53,6 +53,6 @@ export class GuestHandlerCaller {
   private fail(cpu: number, why: string, fn: bigint, what: () => string): void {
     this.failures++;
     const m = this.m;
-    m.log(cpu, 4, `kprobes: ${what()} handler ${m.kallsyms.format(fn)} failed (${why}); treated as returning 0`);
+    m.kernel.log(cpu, 4, `kprobes: ${what()} handler ${m.kallsyms.format(fn)} failed (${why}); treated as returning 0`);
   }
 }

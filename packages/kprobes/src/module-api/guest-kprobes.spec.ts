@@ -15,9 +15,11 @@ function setup() {
   const kprobes = Kprobes.init(m);
   const g = bindGuestKprobes(kprobes);
   const gate = (name: GuestKprobesGate, ...args: bigint[]) =>
-    Number(BigInt.asIntN(32, m.guest.call(0, g.gates.get(name)!, args, { asTask: m.image.symbols.init_task })));
+    Number(
+      BigInt.asIntN(32, m.kernel.guest.call(0, g.gates.get(name)!, args, { asTask: m.kernel.image.symbols.init_task })),
+    );
   const cString = (s: string) => {
-    const at = m.memory.heap.alloc(s.length + 1);
+    const at = m.kernel.memory.heap.alloc(s.length + 1);
     m.space.write(at, new TextEncoder().encode(`${s}\0`));
     return at;
   };
@@ -26,7 +28,7 @@ function setup() {
     f: { symbol?: string; offset?: number; addr?: bigint; pre?: bigint; flags?: number },
     size: number = KprobeLayout.SIZE,
   ) => {
-    const at = m.memory.heap.alloc(size);
+    const at = m.kernel.memory.heap.alloc(size);
     if (f.symbol !== undefined) m.space.writeU64(at + BigInt(KprobeLayout.symbolName), cString(f.symbol));
     m.space.writeU32(at + BigInt(KprobeLayout.offset), f.offset ?? 0);
     m.space.writeU64(at + BigInt(KprobeLayout.addr), f.addr ?? 0n);
@@ -105,7 +107,7 @@ describe('register_kprobe (gate)', () => {
 describe('register_kprobes (gate)', () => {
   it('should unregister the probes already registered when one fails', () => {
     const { m, kprobes, gate, kprobe } = setup();
-    const array = m.memory.heap.alloc(16);
+    const array = m.kernel.memory.heap.alloc(16);
     m.space.writeU64(array, kprobe({ symbol: 'vfs_read' }));
     m.space.writeU64(array + 8n, kprobe({ symbol: 'no_such_function' }));
     expect(gate('register_kprobes', array, 2n)).toBe(-Errno.ENOENT);
@@ -179,9 +181,9 @@ describe('guest handlers of kprobe_example.ko on other probes', () => {
     const fn = loadExample(m);
     const kp = kprobe({ symbol: 'printk', pre: fn('handler_pre') });
     expect(gate('register_kprobe', kp)).toBe(0);
-    const fmt = m.memory.heap.alloc(16);
+    const fmt = m.kernel.memory.heap.alloc(16);
     m.space.write(fmt, new TextEncoder().encode('\x016hello\n\0'));
-    m.guest.call(0, sym('printk'), [fmt], { asTask: m.image.symbols.init_task });
+    m.kernel.guest.call(0, sym('printk'), [fmt], { asTask: m.kernel.image.symbols.init_task });
     // The handler's own printk hit the probe again: a re-entry, stepped without handlers.
     expect(m.space.readU64(kp + BigInt(KprobeLayout.nmissed))).toBe(1n);
     const lines = m.printk.records().map((r) => r.text);

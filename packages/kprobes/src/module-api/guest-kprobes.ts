@@ -68,7 +68,7 @@ export class GuestKprobes {
       const service = services[name];
       gates.set(
         name,
-        m.hostCalls.define(name, (ctx) => service((n) => ctx.arg(n))),
+        m.kernel.hostCalls.define(name, (ctx) => service((n) => ctx.arg(n))),
       );
     }
     this.gates = gates;
@@ -262,7 +262,7 @@ export class GuestKprobes {
   ): number {
     const at = rp.guestInstance(ri, regs, retAddr);
     if (at === 0n) {
-      this.k.m.log(regs.cpu.id, 4, `kprobes: no memory for a kretprobe_instance: ${what()} skipped`);
+      this.k.m.kernel.log(regs.cpu.id, 4, `kprobes: no memory for a kretprobe_instance: ${what()} skipped`);
       return 0;
     }
     const r = this.handlers.call(regs, fn, at, undefined, what);
@@ -278,7 +278,7 @@ export class GuestKprobes {
     const inside = (a: bigint) => mod.regions.some(([start, size]) => a >= start && a < start + BigInt(size));
     for (const [address, r] of [...this.registered]) {
       if (!inside(address) && !r.code.some(inside)) continue;
-      this.k.m.log(
+      this.k.m.kernel.log(
         0,
         4,
         `kprobes: module ${mod.name} is going with ${kindName[r.kind]} on ${this.where(r.kp)} still registered; unregistering it`,

@@ -67,11 +67,11 @@ export class GuestKretprobe implements Kretprobe {
     const m = this.m;
     let at = this.instances.get(ri);
     if (at === undefined) {
-      at = m.memory.heap.alloc(KretprobeInstanceLayout.data + Math.max(this.dataSize ?? 0, 1));
+      at = m.kernel.memory.heap.alloc(KretprobeInstanceLayout.data + Math.max(this.dataSize ?? 0, 1));
       if (at === 0n) return 0n;
       this.instances.set(ri, at);
     }
-    const current = m.space.readU64(m.pcpu[regs.cpu.id] + PCPU_CURRENT_TASK);
+    const current = m.space.readU64(m.kernel.percpu.bases[regs.cpu.id] + PCPU_CURRENT_TASK);
     m.space.writeU64(at + BigInt(KretprobeInstanceLayout.rp), this.address);
     m.space.writeU64(at + BigInt(KretprobeInstanceLayout.retAddr), retAddr);
     m.space.writeU64(at + BigInt(KretprobeInstanceLayout.task), current);
@@ -87,7 +87,7 @@ export class GuestKretprobe implements Kretprobe {
   detach(): void {
     this.attached = false;
     this.kp.detach();
-    for (const at of this.instances.values()) this.m.memory.heap.free(at);
+    for (const at of this.instances.values()) this.m.kernel.memory.heap.free(at);
     this.instances.clear();
   }
 }

@@ -66,7 +66,7 @@ export const WIDE_PREFIX = 'int3_wide_';
 
 /**
  * C wrappers `void int3_wide_<f>(a0, …, u128 *out)` for the corpus functions returning 128 bits:
- * `m.guest.call` returns rax only, so the wrapper stores rdx:rax for the harness.
+ * `m.kernel.guest.call` returns rax only, so the wrapper stores rdx:rax for the harness.
  */
 function wideWrappersSource(): string {
   const lines = ['#include "corpus.h"', ''];
@@ -203,7 +203,7 @@ export function callCorpus(m: Machine, cm: CorpusModule, call: CorpusCall): Gues
   const args = [...call.args.slice(0, f.args.length)];
   const allocated: bigint[] = [];
   const alloc = (size: number) => {
-    const a = m.memory.heap.alloc(Math.max(size, 1));
+    const a = m.kernel.memory.heap.alloc(Math.max(size, 1));
     if (a === 0n) throw new Error('kmalloc failed');
     allocated.push(a);
     return a;
@@ -219,12 +219,12 @@ export function callCorpus(m: Machine, cm: CorpusModule, call: CorpusCall): Gues
     const out = isWide(f) ? alloc(16) : undefined;
     if (out !== undefined) args.push(out);
     const start = m.clock(0);
-    const rax = m.guest.call(0, callTarget(cm, f), args);
+    const rax = m.kernel.guest.call(0, callTarget(cm, f), args);
     const elapsed = m.clock(0) - start;
     const wide = out === undefined ? undefined : [m.space.readU64(out), m.space.readU64(out + 8n)];
     const { lo, hi } = wide ? normaliseReturn(f.returns, wide[0], wide[1]) : normaliseReturn(f.returns, rax, 0n);
     return { result: { lo, hi, buffers: placed.map((p) => toHex(m.space.read(p.at, p.size))) }, passed, elapsed };
   } finally {
-    for (const a of allocated) m.memory.heap.free(a);
+    for (const a of allocated) m.kernel.memory.heap.free(a);
   }
 }

@@ -27,7 +27,7 @@ export interface TransparencyOracle {
 export function transparencyOracle(argv: string[]): TransparencyOracle {
   const { m } = bootWithKprobes();
   const counts = new Map<bigint, number>();
-  const { _stext, _etext } = m.image.symbols;
+  const { _stext, _etext } = m.kernel.image.symbols;
   m.stepHook = (_cpu, rip) => {
     if (rip >= _stext && rip < _etext) counts.set(rip, (counts.get(rip) ?? 0) + 1);
   };

@@ -77,7 +77,7 @@ export class KprobeEvents {
         p.register(this.deps.kprobes, event?.enabled ?? false);
       } catch (e) {
         if (!(e instanceof KprobeError)) throw e;
-        this.deps.kprobes.m.log(0, 4, `Failed to re-register probe ${p.def.event} on ${module}: ${-e.errno}`);
+        this.deps.kprobes.m.kernel.log(0, 4, `Failed to re-register probe ${p.def.event} on ${module}: ${-e.errno}`);
       }
     }
   }

@@ -76,7 +76,7 @@ export class KprobeBooster {
     x.boost.boostable = d.boostable;
     if (!d.jump) return;
     const m = this.k.m;
-    m.memory.textPoke(d.jump.at, d.jump.bytes);
+    m.kernel.memory.textPoke(d.jump.at, d.jump.bytes);
     m.space.markInstrumentation(d.jump.at, RELATIVEJUMP_SIZE, true);
     if (this.k.observed) {
       const jmpBack =

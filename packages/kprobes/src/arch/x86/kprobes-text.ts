@@ -32,8 +32,8 @@ export class KprobesText {
   readonly savedSpOffset: number;
 
   constructor(m: Machine) {
-    this.savedSpOffset = m.percpuAlloc(8);
-    this.base = m.memory.moduleAlloc(PAGE_SIZE, PRESENT | PageFlags.Writable);
+    this.savedSpOffset = m.kernel.percpu.alloc(8);
+    this.base = m.kernel.memory.moduleAlloc(PAGE_SIZE, PRESENT | PageFlags.Writable);
     const code = new Uint8Array(PAGE_SIZE).fill(0xcc);
     code[0] = 0xc3; // kretprobe_trampoline: ret
     code.set([0x0f, 0x0b], 1); // +1: ud2 (BUG())

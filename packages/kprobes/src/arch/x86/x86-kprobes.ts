@@ -103,7 +103,7 @@ export class X86Kprobes implements KprobesArch {
       this.slots.freeInsnSlot(slot);
       throw new KprobeError('EINVAL', `${m.kallsyms.format(addr)}: ${copy.message}`);
     }
-    m.memory.textPoke(slot, copy.insn);
+    m.kernel.memory.textPoke(slot, copy.insn);
     return Object.freeze({
       slot,
       opcode: copy.opcode,
@@ -115,14 +115,14 @@ export class X86Kprobes implements KprobesArch {
       slotLo: lo32(slot),
       slotHi: hi32(slot),
       resumeDelta: Number(addr - slot),
-      boost: new BoostState(initialBoostable(copy.insn, m.exTable.has(addr)).boostable),
+      boost: new BoostState(initialBoostable(copy.insn, m.kernel.exTable.has(addr)).boostable),
     });
   }
 
   /** `arch_arm_kprobe`: `int3` over the first byte, through `text_poke`. */
   arm(site: ProbeSite): void {
     const m = this.k.m;
-    const poke = m.memory.textPoke(site.addr, new Uint8Array([BREAKPOINT_INSTRUCTION]));
+    const poke = m.kernel.memory.textPoke(site.addr, new Uint8Array([BREAKPOINT_INSTRUCTION]));
     m.space.markInstrumentation(site.addr, 1, true);
     site.armed = true;
     this.k.emit({
@@ -139,7 +139,7 @@ export class X86Kprobes implements KprobesArch {
   /** `arch_disarm_kprobe`: the original first byte back. */
   disarm(site: ProbeSite): void {
     const m = this.k.m;
-    m.memory.textPoke(site.addr, new Uint8Array([site.arch.opcode]));
+    m.kernel.memory.textPoke(site.addr, new Uint8Array([site.arch.opcode]));
     m.space.markInstrumentation(site.addr, 1, false);
     site.armed = false;
     this.k.emit({

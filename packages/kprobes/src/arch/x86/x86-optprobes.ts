@@ -111,7 +111,7 @@ export class X86Optprobes {
     const slot = site.arch.slot;
     for (let c = 0; c < m.cpus.length; c++) {
       if (this.k.kcb[c].current === site) return true;
-      if (m.sched.current[c] === undefined && !m.guest.active) continue;
+      if (m.sched.current[c] === undefined && !m.kernel.guest.active) continue;
       const rip = m.cpus[c].rip;
       if ((rip >= lo && rip < hi) || (rip >= slot && rip < slot + BigInt(MAX_INSN_SIZE))) return true;
     }
@@ -152,7 +152,7 @@ export class X86Optprobes {
     if (step.step === 2 && op === 'optimize') {
       for (let i = 0; i < step.bytes.length; i++) this.tails.set(step.at + BigInt(i), before[i]);
     }
-    if (before.some((b, i) => b !== step.bytes[i])) m.memory.textPoke(step.at, step.bytes);
+    if (before.some((b, i) => b !== step.bytes[i])) m.kernel.memory.textPoke(step.at, step.bytes);
     if (step.step === 2 && op === 'unoptimize') {
       for (let i = 0; i < step.bytes.length; i++) this.tails.delete(step.at + BigInt(i));
     }
@@ -211,7 +211,7 @@ export class X86Optprobes {
     if (this.freeing.length === 0) return;
     this.freeing = this.freeing.filter((d) => {
       if (this.inUse(d)) return true;
-      this.k.m.hostCalls.unbind(d.buf);
+      this.k.m.kernel.hostCalls.unbind(d.buf);
       this.k.m.space.markGate(d.buf, false);
       this.slots.freeInsnSlot(d.buf);
       return false;
@@ -260,7 +260,7 @@ export class X86Optprobes {
       this.slots.freeInsnSlot(buf);
       return moved.ok ? 'the detour buffer is out of rel32 reach (-ERANGE)' : moved.message;
     }
-    m.memory.textPoke(buf, detour.bytes);
+    m.kernel.memory.textPoke(buf, detour.bytes);
     // The gate and the jump back cost no virtual time (nor does the jump at the probe: it starts on the
     // int3's instrumentation byte); each copied instruction costs what the original did, so an
     // optimized run keeps an unprobed run's clocks.
@@ -270,7 +270,7 @@ export class X86Optprobes {
     const callback = this.callback;
     const g = optGate(site, copies);
     // Inline: the callback runs inside the CPU's run loop, so an optimized hit never leaves it.
-    m.hostCalls.bind('optimized_callback', buf, (ctx) => callback.handle(ctx, g), { inline: true });
+    m.kernel.hostCalls.bind('optimized_callback', buf, (ctx) => callback.handle(ctx, g), { inline: true });
     return Object.freeze({
       buf,
       copies,
