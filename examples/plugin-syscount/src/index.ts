@@ -7,7 +7,7 @@ export { Syscount, type TaskSyscalls } from './syscount.js';
 export const manifest = Object.freeze({
   name: '@int3-examples/plugin-syscount',
   version: '0.1.0',
-  apiVersion: 1,
+  apiVersion: 2,
   provides: Object.freeze(['syscount']),
 });
 

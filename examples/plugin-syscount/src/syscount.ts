@@ -1,5 +1,5 @@
-import type { Machine, PtRegs } from '@int3/kernel';
-import type { Kprobe, Kprobes } from '@int3/kprobes';
+import type { PtRegs } from '@int3/kernel';
+import type { Kprobe } from '@int3/kprobes';
 import type { Tracer, TracerContext, TracerReport } from '@int3/tracer-plugins';
 import { injectable } from 'inversify';
 
@@ -27,36 +27,30 @@ export class Syscount implements Tracer {
   readonly name = 'syscount';
   readonly description = 'count system calls per task, with a kprobe on do_syscall_64 (bcc syscount)';
   readonly tasks = new Map<number, TaskSyscalls>();
-  #machine: Machine | undefined;
-  #kprobes: Kprobes | undefined;
+  #ctx: TracerContext | undefined;
   #kp: Kprobe | undefined;
 
   start(ctx: TracerContext): void {
-    const m = ctx.machine;
-    this.#machine = m;
-    const kp: Kprobe = { symbolName: ctx.args[0] ?? 'do_syscall_64', preHandler: (_p, regs) => this.#hit(m, regs) };
+    this.#ctx = ctx;
+    const kp: Kprobe = { symbolName: ctx.args[0] ?? 'do_syscall_64', preHandler: (_p, regs) => this.#hit(ctx, regs) };
     ctx.kprobes.registerKprobe(kp);
-    this.#kprobes = ctx.kprobes;
     this.#kp = kp;
   }
 
   stop(): void {
-    if (this.#kprobes && this.#kp) this.#kprobes.unregisterKprobe(this.#kp);
-    this.#kprobes = undefined;
+    if (this.#ctx && this.#kp) this.#ctx.kprobes.unregisterKprobe(this.#kp);
     this.#kp = undefined;
   }
 
   /** `sys_read` → `read`, from `sys_call_table[nr]`; `nr<N>` when it cannot be read. */
   syscallName(nr: number): string {
-    const m = this.#machine;
-    const table = m?.kallsyms.lookupName('sys_call_table');
-    if (!m || !table) return `nr${nr}`;
-    try {
-      const sym = m.kallsyms.lookup(m.space.readU64(table.address + BigInt(nr * 8)));
-      return sym && sym.offset === 0 ? sym.sym.name.replace(/^sys_/, '') : `nr${nr}`;
-    } catch {
-      return `nr${nr}`;
-    }
+    const ctx = this.#ctx;
+    const table = ctx?.symbols.lookupName('sys_call_table');
+    if (!ctx || table === undefined) return `nr${nr}`;
+    // The table is kernel data, mapped alike in every CPU's address space: CPU 0's will do.
+    const entry = ctx.memory.readU64(0, table + BigInt(nr * 8));
+    const sym = entry === undefined ? undefined : ctx.symbols.lookup(entry);
+    return sym && sym.offset === 0 ? sym.sym.name.replace(/^sys_/, '') : `nr${nr}`;
   }
 
   report(): TracerReport {
@@ -71,8 +65,8 @@ export class Syscount implements Tracer {
     return { format: 'text', text: `${lines.join('\n')}\n` };
   }
 
-  #hit(m: Machine, regs: PtRegs): number {
-    const task = m.sched.current[regs.cpu.id];
+  #hit(ctx: TracerContext, regs: PtRegs): number {
+    const task = ctx.tasks.current(ctx.regs.smpProcessorId(regs));
     const pid = task?.pid ?? 0;
     let t = this.tasks.get(pid);
     if (!t) {
@@ -80,7 +74,7 @@ export class Syscount implements Tracer {
       this.tasks.set(pid, t);
     }
     if (task) t.comm = task.comm;
-    const nr = Number(BigInt.asIntN(64, regs.get('si')));
+    const nr = Number(BigInt.asIntN(64, ctx.regs.get(regs, 'si')));
     t.total++;
     t.byNr.set(nr, (t.byNr.get(nr) ?? 0) + 1);
     return 0;

@@ -8,12 +8,11 @@ class Forks {
   counts = new Map();
 
   start(ctx) {
-    const m = ctx.machine;
     this.kprobes = ctx.kprobes;
     this.kp = {
       symbolName: 'sys_fork',
       preHandler: (_p, regs) => {
-        const comm = m.sched.current[regs.cpu.id]?.comm ?? '<idle>';
+        const comm = ctx.tasks.current(ctx.regs.smpProcessorId(regs))?.comm ?? '<idle>';
         this.counts.set(comm, (this.counts.get(comm) ?? 0) + 1);
         return 0;
       },
@@ -32,7 +31,7 @@ class Forks {
   }
 }
 
-export const manifest = { name: 'int3-plugin-template-plain', version: '0.1.0', apiVersion: 1, provides: ['forks'] };
+export const manifest = { name: 'int3-plugin-template-plain', version: '0.1.0', apiVersion: 2, provides: ['forks'] };
 export const module = new ContainerModule(({ bind }) => {
   bind('forks').toConstantValue(new Forks());
 });

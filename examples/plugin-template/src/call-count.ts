@@ -1,11 +1,18 @@
-import type { Machine, PtRegs } from '@int3/kernel';
-import { type Kprobe, KprobeError, type Kprobes } from '@int3/kprobes';
-import { type Tracer, type TracerContext, type TracerReport, TracerTokens } from '@int3/tracer-plugins';
+import type { PtRegs } from '@int3/kernel';
+import { type Kprobe, KprobeError } from '@int3/kprobes';
+import {
+  type Tracer,
+  type TracerContext,
+  type TracerKprobes,
+  type TracerReport,
+  TracerTokens,
+} from '@int3/tracer-plugins';
 import { inject, injectable } from 'inversify';
 
 /**
  * callcount, in the decorator style: counts the calls of one kernel function per task. inversify
- * builds it and injects the machine through its constructor — `@injectable()` and `@inject()` need
+ * builds it and injects the tracer's view of the machine (`TracerContext`: registers, memory, tasks,
+ * symbols, clock, kprobes) through its constructor — `@injectable()` and `@inject()` need
  * `experimentalDecorators` and `emitDecoratorMetadata` in tsconfig.json.
  *
  * @example
@@ -16,11 +23,11 @@ export class CallCount implements Tracer {
   readonly name = 'callcount';
   readonly description = 'count the calls of a kernel function per task: [FUNCTION] (default do_sys_open)';
   readonly counts = new Map<string, number>();
-  #kprobes: Kprobes | undefined;
+  #kprobes: TracerKprobes | undefined;
   #kp: Kprobe | undefined;
   #func = 'do_sys_open';
 
-  constructor(@inject(TracerTokens.Machine) private readonly machine: Machine) {}
+  constructor(@inject(TracerTokens.Context) private readonly view: TracerContext) {}
 
   start(ctx: TracerContext): void {
     if (ctx.args.length > 1) throw new Error('usage: callcount [FUNCTION]');
@@ -52,7 +59,7 @@ export class CallCount implements Tracer {
   }
 
   #hit(regs: PtRegs): number {
-    const comm = this.machine.sched.current[regs.cpu.id]?.comm ?? '<idle>';
+    const comm = this.view.tasks.current(this.view.regs.smpProcessorId(regs))?.comm ?? '<idle>';
     this.counts.set(comm, (this.counts.get(comm) ?? 0) + 1);
     return 0;
   }

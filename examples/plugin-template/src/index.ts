@@ -10,7 +10,7 @@ export { CallCount } from './call-count.js';
 export const manifest = Object.freeze({
   name: 'int3-plugin-template',
   version: '0.1.0',
-  apiVersion: 1,
+  apiVersion: 2,
   provides: Object.freeze(['callcount']),
 });
 

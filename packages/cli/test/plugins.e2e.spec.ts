@@ -36,7 +36,7 @@ function plugin(file: string, name: string, tracers: Record<string, TracerBodies
     path,
     `import { ContainerModule } from '${INVERSIFY}';
 ${classes.join('\n')}
-export const manifest = { name: '${name}', version: '1.0.0', apiVersion: 1, provides: ${JSON.stringify(Object.keys(tracers))} };
+export const manifest = { name: '${name}', version: '1.0.0', apiVersion: 2, provides: ${JSON.stringify(Object.keys(tracers))} };
 export const module = new ContainerModule(({ bind }) => { ${binds.join(' ')} });
 `,
   );
@@ -165,7 +165,7 @@ function startPlugin(file: string, start: string): string {
     `import { ContainerModule } from '${INVERSIFY}';
 class T { name = 't'; start(ctx) { ${start} } stop() { if (this.kp) this.k.unregisterKprobe(this.kp); }
   report() { return { format: 'text', text: 't report\\n' }; } }
-export const manifest = { name: '${file.replace('.mjs', '')}', version: '1.0.0', apiVersion: 1, provides: ['t'] };
+export const manifest = { name: '${file.replace('.mjs', '')}', version: '1.0.0', apiVersion: 2, provides: ['t'] };
 export const module = new ContainerModule(({ bind }) => { bind('t').toConstantValue(new T()); });
 `,
   );
@@ -245,7 +245,7 @@ describe('plugin containment (issue 13)', () => {
 });
 
 describe('a plugin with its own copy of @int3/* in its node_modules', () => {
-  it("should get int3's copies of @int3/* and of its peerDependencies: instanceof Machine and KprobeError hold", () => {
+  it("should get int3's copies of @int3/* and of its peerDependencies: instanceof PtRegs and KprobeError hold", () => {
     const root = join(dir, 'own-copies');
     const files: Record<string, string> = {
       'package.json': JSON.stringify({
@@ -260,7 +260,7 @@ describe('a plugin with its own copy of @int3/* in its node_modules', () => {
         type: 'module',
         exports: './index.js',
       }),
-      'node_modules/@int3/kernel/index.js': 'export class Machine {}\n',
+      'node_modules/@int3/kernel/index.js': 'export class PtRegs {}\n',
       'node_modules/@int3/kprobes/package.json': JSON.stringify({
         name: '@int3/kprobes',
         type: 'module',
@@ -268,16 +268,18 @@ describe('a plugin with its own copy of @int3/* in its node_modules', () => {
       }),
       'node_modules/@int3/kprobes/index.js': 'export class KprobeError extends Error {}\n',
       'index.js': `import { ContainerModule } from 'inversify';
-import { Machine } from '@int3/kernel';
+import { PtRegs } from '@int3/kernel';
 import { KprobeError } from '@int3/kprobes';
 class T { name = 'copies';
   start(ctx) {
-    this.machine = ctx.machine instanceof Machine;
+    this.k = ctx.kprobes;
+    this.kp = { symbolName: 'do_sys_open', preHandler: (_p, regs) => { this.regs = regs instanceof PtRegs; return 0; } };
+    this.k.registerKprobe(this.kp);
     try { ctx.kprobes.registerKprobe({ symbolName: 'no_such_function_anywhere' }); } catch (e) { this.kprobeError = e instanceof KprobeError; }
   }
-  stop() {}
-  report() { return { format: 'text', text: 'Machine ' + this.machine + ', KprobeError ' + this.kprobeError + '\\n' }; } }
-export const manifest = { name: 'own-copies', version: '1.0.0', apiVersion: 1, provides: ['copies'] };
+  stop() { this.k.unregisterKprobe(this.kp); }
+  report() { return { format: 'text', text: 'PtRegs ' + this.regs + ', KprobeError ' + this.kprobeError + '\\n' }; } }
+export const manifest = { name: 'own-copies', version: '1.0.0', apiVersion: 2, provides: ['copies'] };
 export const module = new ContainerModule(({ bind }) => { bind('copies').toConstantValue(new T()); });
 `,
     };
@@ -285,8 +287,8 @@ export const module = new ContainerModule(({ bind }) => { bind('copies').toConst
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);
     }
-    const r = int3(['trace', '--run', 'hello', '--plugin', root]);
+    const r = int3(['trace', '--run', 'cat /etc/motd', '--plugin', root]);
     expect(r.stderr).toBe('');
-    expect(lines(r.stdout)).toEqual(['# copies', 'Machine true, KprobeError true']);
+    expect(lines(r.stdout)).toEqual(['# copies', 'PtRegs true, KprobeError true']);
   });
 });

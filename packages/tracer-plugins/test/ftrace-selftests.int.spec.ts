@@ -45,7 +45,7 @@ describe('kprobe_args_syntax.tc (Kprobe event argument syntax)', () => {
 
   it('should have _sdata at the address the test reads from kallsyms', () => {
     const { fs } = bootTraceFs();
-    expect(fs.m.kallsyms.lookupName(SYM)?.address).toBe(BigInt(SYMADDR));
+    expect(fs.view.symbols.lookupName(SYM)).toBe(BigInt(SYMADDR));
   });
 
   it.each([

@@ -21,7 +21,7 @@ describe(loadTracerPlugin, () => {
   it('should load a plugin by path and build the tracers it provides', async () => {
     const dir = writePluginFixture({ 'good.mjs': jsPlugin('good') });
     const loaded = await loadTracerPlugin('./good.mjs', dir, { parent: new Container() });
-    expect(loaded.manifest).toEqual({ name: 'fixture-good', version: '1.0.0', apiVersion: 1, provides: ['good'] });
+    expect(loaded.manifest).toEqual({ name: 'fixture-good', version: '1.0.0', apiVersion: 2, provides: ['good'] });
     expect(loaded.path).toBe(join(dir, 'good.mjs'));
     expect(loaded.tracers.get('good')?.report().text).toBe('good ok\n');
   });
@@ -107,32 +107,36 @@ describe(loadTracerPlugin, () => {
 
   it.each([
     [
-      2,
-      "plugin 'v': it was built for plugin API version 2, but this int3 provides plugin API version 1: use an int3 that provides version 2, or a release of the plugin built for version 1",
+      3,
+      "plugin 'v': it was built for plugin API version 3, but this int3 provides plugin API version 2: use an int3 that provides version 3, or a release of the plugin built for version 2",
+    ],
+    [
+      1,
+      "plugin 'v': it was built for plugin API version 1, but this int3 provides plugin API version 2: rebuild it for version 2",
     ],
     [0, "plugin 'v': manifest.apiVersion must be a positive integer, not 0"],
     ['1', 'plugin \'v\': manifest.apiVersion must be a positive integer, not "1"'],
   ])('should refuse a manifest built for plugin API version %j, naming both versions', async (v, message) => {
     const src = jsPlugin('v')
       .replace("name: 'fixture-v'", "name: 'v'")
-      .replace('apiVersion: 1', `apiVersion: ${JSON.stringify(v)}`);
+      .replace('apiVersion: 2', `apiVersion: ${JSON.stringify(v)}`);
     const e = await loadError('./v.mjs', writePluginFixture({ 'v.mjs': src }));
-    expect(e.code).toBe(v === 2 ? PluginErrorCode.API_MISMATCH : PluginErrorCode.INVALID);
+    expect(e.code).toBe(v === 3 || v === 1 ? PluginErrorCode.API_MISMATCH : PluginErrorCode.INVALID);
     expect(e.message.split(' — ')[0]).toBe(message);
   });
 
   it('should refuse a manifest that does not state its plugin API version', async () => {
-    const src = jsPlugin('nov').replace('apiVersion: 1, ', '');
+    const src = jsPlugin('nov').replace('apiVersion: 2, ', '');
     const e = await loadError('./nov.mjs', writePluginFixture({ 'nov.mjs': src }));
     expect(e.message).toMatch(
-      /^plugin 'fixture-nov': manifest.apiVersion is missing: state the plugin API version it was built for \(this int3 provides plugin API version 1\)/,
+      /^plugin 'fixture-nov': manifest.apiVersion is missing: state the plugin API version it was built for \(this int3 provides plugin API version 2\)/,
     );
   });
 
   it('should fail a manifest without a ContainerModule with INVALID naming the manifest', async () => {
     const dir = writePluginFixture({
       'nomod.mjs':
-        "export const manifest = { name: 'nomod', version: '1', apiVersion: 1, provides: ['x'] };\nexport const module = {};\n",
+        "export const manifest = { name: 'nomod', version: '1', apiVersion: 2, provides: ['x'] };\nexport const module = {};\n",
     });
     const e = await loadError('./nomod.mjs', dir);
     expect(e.message).toMatch(
@@ -143,7 +147,7 @@ describe(loadTracerPlugin, () => {
   it('should fail a bad manifest (empty provides) with INVALID', async () => {
     const dir = writePluginFixture({
       'np.mjs': `import { ContainerModule } from '${INVERSIFY_URL}';
-export const manifest = { name: 'np', version: '1', apiVersion: 1, provides: [] };
+export const manifest = { name: 'np', version: '1', apiVersion: 2, provides: [] };
 export const module = new ContainerModule(() => {});\n`,
     });
     expect((await loadError('./np.mjs', dir)).message).toMatch(
@@ -162,7 +166,7 @@ export const module = new ContainerModule(() => {});\n`,
   it('should fail a container module that throws while loading with LOAD_FAILED', async () => {
     const dir = writePluginFixture({
       'lt.mjs': `import { ContainerModule } from '${INVERSIFY_URL}';
-export const manifest = { name: 'load-thrower', version: '1', apiVersion: 1, provides: ['lt'] };
+export const manifest = { name: 'load-thrower', version: '1', apiVersion: 2, provides: ['lt'] };
 export const module = new ContainerModule(() => { throw new Error('bind failed'); });\n`,
     });
     const e = await loadError('./lt.mjs', dir);

@@ -37,7 +37,7 @@ class T { name = '${name}'; started = 0; stopped = 0;
   start(ctx) { this.started++; ${startBody} }
   stop() { this.stopped++; }
   report() { return { format: 'text', text: '${name} ok\\n' }; } }
-export const manifest = { name: 'fixture-${name}', version: '1.0.0', apiVersion: 1, provides: ['${name}'] };
+export const manifest = { name: 'fixture-${name}', version: '1.0.0', apiVersion: 2, provides: ['${name}'] };
 export const module = new ContainerModule(({ bind }) => { bind('${name}').toConstantValue(new T()); });
 `;
 }

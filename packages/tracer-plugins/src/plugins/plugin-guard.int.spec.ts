@@ -28,7 +28,7 @@ class Bad { name = 'bad';
   start(ctx) { this.k = ctx.kprobes; this.kp = { symbolName: 'do_sys_open', preHandler: () => { throw new Error('bad'); } }; ctx.kprobes.registerKprobe(this.kp); }
   stop() { this.k.unregisterKprobe(this.kp); }
   report() { return { format: 'text', text: 'bad\\n' }; } }
-export const manifest = { name: 'two', version: '1.0.0', apiVersion: 1, provides: ['good', 'bad'] };
+export const manifest = { name: 'two', version: '1.0.0', apiVersion: 2, provides: ['good', 'bad'] };
 export const module = new ContainerModule(({ bind }) => { bind('good').toConstantValue(new Good()); bind('bad').toConstantValue(new Bad()); });
 `;
 

@@ -1,4 +1,5 @@
-import type { Kprobe, Kprobes, Kretprobe } from '@int3/kprobes';
+import type { Kprobe, Kretprobe } from '@int3/kprobes';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { PluginCallSite } from './plugin-call-site.js';
 import { describeThrown, PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugin-error.js';
 
@@ -17,7 +18,7 @@ type Handler = (a: unknown, b: unknown, c: unknown) => unknown;
 const guarded = new WeakSet<object>();
 
 /**
- * Contains one plugin at run time. The plugin sees a {@link Kprobes} facade whose registrations guard
+ * Contains one plugin at run time. The plugin sees a {@link TracerKprobes} facade whose registrations guard
  * every handler slot of the probe it gives: if a handler throws while the machine runs, the throw stops
  * there — the probe's caller gets the neutral result (run the instruction, skip the instance), the
  * failure becomes one {@link PluginError} naming the plugin, the tracer that registered the probe and
@@ -36,7 +37,7 @@ const guarded = new WeakSet<object>();
  */
 export class PluginGuard {
   /** The facade to hand the plugin instead of the real kprobes. */
-  readonly kprobes: Kprobes;
+  readonly kprobes: TracerKprobes;
   /**
    * The tracer whose code runs now (the host sets it around `start`, `stop`, `report`): probes
    * registered meanwhile are that tracer's. Outside those calls they belong to {@link soleTracer}.
@@ -49,7 +50,7 @@ export class PluginGuard {
 
   constructor(
     readonly plugin: string,
-    private readonly real: Kprobes,
+    private readonly real: TracerKprobes,
     private readonly report: (error: PluginError) => void,
     /** Where plugin code runs now, for a watchdog to name it. */
     private readonly site: PluginCallSite = { guard: undefined, tracer: undefined, what: undefined },
@@ -166,38 +167,18 @@ export class PluginGuard {
     return this.#owner(this.current ?? this.soleTracer);
   }
 
-  #facade(): Kprobes {
+  #facade(): TracerKprobes {
     const real = this.real;
-    const registerKretprobe = (rp: Kretprobe) => {
-      const owner = this.#registering();
-      this.#guardKretprobe(rp, owner);
-      real.registerKretprobe(rp);
-      owner.kretprobes.add(rp);
-    };
-    const unregisterKretprobe = (rp: Kretprobe) => {
-      real.unregisterKretprobe(rp);
-      this.#ownerOf.get(rp.kp)?.kretprobes.delete(rp);
-    };
-    const kretprobes = new Proxy(real.kretprobes, {
-      get(target, prop) {
-        if (prop === 'registerKretprobe') return registerKretprobe;
-        if (prop === 'unregisterKretprobe') return unregisterKretprobe;
-        const v = Reflect.get(target, prop, target);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
-    const overrides: Partial<Record<keyof Kprobes, unknown>> = {
+    return Object.freeze({
       registerKprobe: (kp: Kprobe) => {
         const owner = this.#registering();
         this.#guardKprobe(kp, owner);
         real.registerKprobe(kp);
         owner.kprobes.add(kp);
       },
-      registerAs: (kp: Kprobe, kind: Parameters<Kprobes['registerAs']>[1]) => {
-        const owner = this.#registering();
-        this.#guardKprobe(kp, owner);
-        real.registerAs(kp, kind);
-        owner.kprobes.add(kp);
+      unregisterKprobe: (kp: Kprobe) => {
+        real.unregisterKprobe(kp);
+        this.#ownerOf.get(kp)?.kprobes.delete(kp);
       },
       registerKprobes: (kps: readonly Kprobe[]) => {
         const owner = this.#registering();
@@ -205,29 +186,27 @@ export class PluginGuard {
         real.registerKprobes(kps);
         for (const kp of kps) owner.kprobes.add(kp);
       },
-      unregisterKprobe: (kp: Kprobe) => {
-        real.unregisterKprobe(kp);
-        this.#ownerOf.get(kp)?.kprobes.delete(kp);
-      },
       unregisterKprobes: (kps: readonly Kprobe[]) => {
         real.unregisterKprobes(kps);
         for (const kp of kps) this.#ownerOf.get(kp)?.kprobes.delete(kp);
       },
-      registerKretprobe,
-      unregisterKretprobe,
-      kretprobes,
+      registerKretprobe: (rp: Kretprobe) => {
+        const owner = this.#registering();
+        this.#guardKretprobe(rp, owner);
+        real.registerKretprobe(rp);
+        owner.kretprobes.add(rp);
+      },
+      unregisterKretprobe: (rp: Kretprobe) => {
+        real.unregisterKretprobe(rp);
+        this.#ownerOf.get(rp.kp)?.kretprobes.delete(rp);
+      },
       enableKprobe: (kp: Kprobe) => {
         // A failed tracer's probes stay disabled.
         const owner = this.#ownerOf.get(kp);
         if (!this.hasFailed(owner?.tracer)) real.enableKprobe(kp);
       },
-    };
-    return new Proxy(real, {
-      get(target, prop) {
-        if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof Kprobes];
-        const v = Reflect.get(target, prop, target);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
+      disableKprobe: (kp: Kprobe) => real.disableKprobe(kp),
+      events$: real.events$,
     });
   }
 }

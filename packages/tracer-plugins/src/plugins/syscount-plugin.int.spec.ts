@@ -23,7 +23,7 @@ describe('examples/plugin-syscount', () => {
     expect(manifest).toEqual({
       name: '@int3-examples/plugin-syscount',
       version: '0.1.0',
-      apiVersion: 1,
+      apiVersion: 2,
       provides: ['syscount'],
     });
     expect(host.tracerNames).toEqual(['syscount']);

@@ -14,14 +14,17 @@ async function hostWith(name: string, startBody: string) {
 }
 
 describe(TracerHost, () => {
-  it('should start a tracer with its arguments and the machine, kprobes, tracefs, buffer and clock', async () => {
-    const { m, fs, host } = await hostWith('ctx', 'this.seen = ctx;');
+  it('should start a tracer with its arguments and a view of the machine, never the Machine, Kprobes or TraceFs', async () => {
+    const { m, k, fs, host } = await hostWith('ctx', 'this.seen = ctx;');
     host.start('ctx', ['a', 'b']);
     expect(host.report('ctx').text).toBe('ctx ok\n');
-    expect(host.context.machine).toBe(m);
-    expect(host.context.traceFs).toBe(fs);
+    expect(Object.keys(host.context).sort()).toEqual(
+      ['args', 'buffer', 'clock', 'kprobes', 'memory', 'nrCpus', 'regs', 'symbols', 'tasks'].sort(),
+    );
+    for (const whole of [m, k, fs]) expect(Object.values(host.context)).not.toContain(whole);
     expect(host.context.buffer).toBe(fs.buffer);
     expect(host.context.clock.now(0)).toBe(m.clock(0));
+    expect(host.context.nrCpus).toBe(m.cpus.length);
   });
 
   it('should turn a throwing start into TRACER_FAILED naming plugin and tracer, stop it, and keep the machine up', async () => {

@@ -83,21 +83,23 @@ export class TracerHost {
   readonly #roots: { readonly root: string; readonly guard: PluginGuard }[] = [];
 
   constructor(traceFs: TraceFs) {
-    const machine = traceFs.m;
+    const v = traceFs.view;
+    // Only the TracerView's members: the tracefs' own extras (raw pages, module hooks) stay its own.
     this.context = Object.freeze({
-      machine,
-      kprobes: traceFs.kprobes,
-      traceFs,
+      nrCpus: v.nrCpus,
+      clock: v.clock,
+      regs: v.regs,
+      memory: v.memory,
+      tasks: v.tasks,
+      symbols: v.symbols,
+      kprobes: v.kprobes,
       buffer: traceFs.buffer,
-      clock: Object.freeze({ now: (cpu: number) => machine.clock(cpu) }),
       args: Object.freeze([]),
     });
     const c = this.#container;
-    c.bind(TracerTokens.Machine).toConstantValue(machine);
-    c.bind(TracerTokens.Kprobes).toConstantValue(traceFs.kprobes);
-    c.bind(TracerTokens.TraceFs).toConstantValue(traceFs);
+    c.bind(TracerTokens.Kprobes).toConstantValue(v.kprobes);
     c.bind(TracerTokens.TraceBuffer).toConstantValue(traceFs.buffer);
-    c.bind(TracerTokens.Clock).toConstantValue(this.context.clock);
+    c.bind(TracerTokens.Clock).toConstantValue(v.clock);
     c.bind(TracerTokens.Context).toConstantValue(this.context);
   }
 

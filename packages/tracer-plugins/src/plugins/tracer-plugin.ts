@@ -18,7 +18,7 @@ export interface TracerPluginManifest {
  * binds each provided name to its `Tracer`). A default export holding both is accepted too.
  *
  * @example
- * export const manifest = { name: 'syscount', version: '1.0.0', apiVersion: 1, provides: ['syscount'] };
+ * export const manifest = { name: 'syscount', version: '1.0.0', apiVersion: 2, provides: ['syscount'] };
  * export const module = new ContainerModule(({ bind }) => { bind('syscount').to(Syscount); });
  */
 export interface TracerPlugin {

@@ -7,12 +7,8 @@
  * constructor(@inject(TracerTokens.Clock) private readonly clock: TracerClock) {}
  */
 export const TracerTokens = Object.freeze({
-  /** The `Machine`. */
-  Machine: Symbol.for('@int3/tracer-plugins/Machine'),
-  /** The `Kprobes` instance of the machine. */
+  /** The plugin's `TracerKprobes` (its registrations are guarded). */
   Kprobes: Symbol.for('@int3/tracer-plugins/Kprobes'),
-  /** The `TraceFs` of the machine. */
-  TraceFs: Symbol.for('@int3/tracer-plugins/TraceFs'),
   /** The trace buffer behind `trace` and `trace_pipe`. */
   TraceBuffer: Symbol.for('@int3/tracer-plugins/TraceBuffer'),
   /** A `TracerClock`. */

@@ -1,6 +1,6 @@
-import type { Kprobes } from '@int3/kprobes';
 import { FILTER_WRITE_MAX } from '../filter/event-filter.js';
 import { eventFormatFile } from '../probe-events/event-format-file.js';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { KprobeEvents } from './kprobe-events.js';
 import { parseEnable } from './parse-switch.js';
 import { TraceFsError } from './trace-fs-error.js';
@@ -14,11 +14,11 @@ function enableState(events: readonly TraceKprobeEvent[]): string {
   return on === events.length ? '1\n' : 'X\n';
 }
 
-function setAll(k: Kprobes, events: readonly TraceKprobeEvent[], on: boolean): void {
+function setAll(k: TracerKprobes, events: readonly TraceKprobeEvent[], on: boolean): void {
   for (const e of events) e.setEnabled(k, on);
 }
 
-function eventNode(k: Kprobes, ev: TraceKprobeEvent, leaf: string | undefined): TraceFsNode | undefined {
+function eventNode(k: TracerKprobes, ev: TraceKprobeEvent, leaf: string | undefined): TraceFsNode | undefined {
   switch (leaf) {
     case undefined:
       return dir(() => ['enable', 'filter', 'format', 'id']);
@@ -57,7 +57,7 @@ function eventNode(k: Kprobes, ev: TraceKprobeEvent, leaf: string | undefined): 
  *
  * @see kernel/trace/trace_events.c event_create_dir(), system_enable_write(), event_enable_write()
  */
-export function eventsNode(k: Kprobes, events: KprobeEvents, parts: readonly string[]): TraceFsNode | undefined {
+export function eventsNode(k: TracerKprobes, events: KprobeEvents, parts: readonly string[]): TraceFsNode | undefined {
   const all = events.events;
   const groups = [...new Set(all.map((e) => e.group))];
   const [group, name, leaf, extra] = parts;

@@ -1,5 +1,4 @@
-import { ModuleState } from '@int3/kernel';
-import { KprobeError, type Kprobes } from '@int3/kprobes';
+import { KprobeError } from '@int3/kprobes';
 import { checkAppendProbe } from '../probe-events/compare-probes.js';
 import type { ErrorLog } from '../probe-events/error-log.js';
 import { parseProbeLine } from '../probe-events/parse-probe-line.js';
@@ -10,6 +9,7 @@ import { registrationError } from '../probe-events/registration-error.js';
 import { resolveSymbols, type SymbolLookup } from '../probe-events/resolve-symbols.js';
 import { splitCommandLines } from '../probe-events/split-command-lines.js';
 import { matchesRemoval, traceKprobeShow } from '../probe-events/trace-kprobe-show.js';
+import type { MachineView } from '../view/machine-view.js';
 import type { ProbeSink } from './probe-sink.js';
 import { type TraceFsErrnoName, TraceFsError } from './trace-fs-error.js';
 import { TraceKprobe } from './trace-kprobe.js';
@@ -23,7 +23,8 @@ export const FIRST_DYNAMIC_EVENT_ID = 1500;
 
 /** What {@link KprobeEvents} needs from its tracefs. */
 export interface KprobeEventsDeps {
-  readonly kprobes: Kprobes;
+  /** The kprobes API, the module notifier and the kernel log. */
+  readonly view: MachineView;
   readonly resolver: ProbeResolver;
   readonly lookup: SymbolLookup;
   readonly errorLog: ErrorLog;
@@ -56,9 +57,7 @@ export class KprobeEvents {
   #nextId = FIRST_DYNAMIC_EVENT_ID;
 
   constructor(private readonly deps: KprobeEventsDeps) {
-    deps.kprobes.m.modules.onModule((state, mod) => {
-      if (state === ModuleState.COMING) this.#moduleComing(mod.name);
-    });
+    deps.view.onModuleComing((module) => this.#moduleComing(module));
   }
 
   /**
@@ -72,12 +71,12 @@ export class KprobeEvents {
     for (const p of this.probes) {
       if (p.def.module !== module) continue;
       const event = this.#events.get(`${p.def.group}/${p.def.event}`);
-      p.unregister(this.deps.kprobes);
+      p.unregister(this.deps.view.kprobes);
       try {
-        p.register(this.deps.kprobes, event?.enabled ?? false);
+        p.register(this.deps.view.kprobes, event?.enabled ?? false);
       } catch (e) {
         if (!(e instanceof KprobeError)) throw e;
-        this.deps.kprobes.m.kernel.log(0, 4, `Failed to re-register probe ${p.def.event} on ${module}: ${-e.errno}`);
+        this.deps.view.printk(4, `Failed to re-register probe ${p.def.event} on ${module}: ${-e.errno}`);
       }
     }
   }
@@ -130,7 +129,7 @@ export class KprobeEvents {
   releaseAll(): void {
     const busy = this.events.find((e) => e.enabled);
     if (busy) throw new TraceFsError('EBUSY', `${busy.group}/${busy.name} is enabled; disable it first`);
-    for (const p of this.probes) p.unregister(this.deps.kprobes);
+    for (const p of this.probes) p.unregister(this.deps.view.kprobes);
     this.probes.length = 0;
     this.#events.clear();
     this.#byId.clear();
@@ -167,7 +166,7 @@ export class KprobeEvents {
     const event = existing ?? new TraceKprobeEvent(this.#nextId, def);
     const probe = new TraceKprobe(def, event.id, event.filter, this.deps.sink);
     try {
-      probe.register(this.deps.kprobes, event.enabled);
+      probe.register(this.deps.view.kprobes, event.enabled);
     } catch (e) {
       if (!(e instanceof KprobeError)) throw e;
       const err = registrationError(def, e.code as ProbeErrnoName, this.deps.resolver);
@@ -194,7 +193,7 @@ export class KprobeEvents {
     const busy = chosen.find((p) => this.event(p.def.group, p.def.event)?.enabled);
     if (busy) throw new TraceFsError('EBUSY', `${busy.def.group}/${busy.def.event} is enabled; disable it first`);
     for (const p of chosen) {
-      p.unregister(this.deps.kprobes);
+      p.unregister(this.deps.view.kprobes);
       this.probes.splice(this.probes.indexOf(p), 1);
       const key = `${p.def.group}/${p.def.event}`;
       const ev = this.#events.get(key);

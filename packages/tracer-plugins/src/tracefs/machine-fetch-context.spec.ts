@@ -1,7 +1,9 @@
 import { AddressSpace, PageFlags } from '@int3/cpu';
 import type { Machine, PtRegs } from '@int3/kernel';
+import type { Kprobes } from '@int3/kprobes';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { machineTracerView } from '../view/machine-tracer-view.js';
 import { MachineFetchContext } from './machine-fetch-context.js';
 
 const USER_PAGE = 0x7000n;
@@ -14,8 +16,11 @@ function context() {
   space.map(KERNEL_PAGE, 0x1000, PageFlags.Present);
   const R = new Int32Array(16);
   const H = new Int32Array(16);
-  const regs = { cpu: { id: 0, addressSpace: space, R, H } } as unknown as PtRegs;
-  const ctx = new MachineFetchContext({} as Machine).at(regs, undefined);
+  const cpu = { id: 0, addressSpace: space, R, H };
+  const regs = { cpu } as unknown as PtRegs;
+  // The real adapter over a one-CPU stand-in machine: pages and registers come through the view.
+  const view = machineTracerView({ cpus: [cpu] } as unknown as Machine, {} as Kprobes);
+  const ctx = new MachineFetchContext(view).at(regs, undefined);
   return { space, ctx, R, H };
 }
 

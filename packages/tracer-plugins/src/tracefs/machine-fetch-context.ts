@@ -1,7 +1,8 @@
-import { type AddressSpace, Reg } from '@int3/cpu';
-import { type Machine, PT_REGS_GPR, type PtRegName, type PtRegs } from '@int3/kernel';
+import { Reg, type RegIndex } from '@int3/cpu';
+import { PT_REGS_GPR, type PtRegName, type PtRegs } from '@int3/kernel';
 import type { FetchSource } from '../probe-events/fetch-source.js';
 import { X86_64_PT_REGS_NAMES } from '../probe-events/x86-registers.js';
+import type { MachineView } from '../view/machine-view.js';
 
 /** High half of the first address of the kernel half (0xffff_8000_0000_0000): user accessors fail above. */
 const KERNEL_HALF_HI = 0xffff8000;
@@ -10,33 +11,35 @@ const PAGE_MASK = 0xfff;
 /** CPU register index of each pt_regs member in `X86_64_PT_REGS_NAMES` order, -1 for non-GPRs. */
 const GPR_OF: Int8Array = Int8Array.from(X86_64_PT_REGS_NAMES, (name) => PT_REGS_GPR[name as PtRegName] ?? -1);
 
-/** The page holding `hi:lo` in `space`, or undefined (unmapped, or a user read of the kernel half). */
-function pageOf(space: AddressSpace, lo: number, hi: number, user: boolean) {
-  if (user && hi >= KERNEL_HALF_HI) return undefined;
-  return space.lookup(lo, hi | 0);
-}
-
 /**
- * The {@link FetchSource} of the CPU that hit a probe: general registers straight from the CPU's
- * register file, memory straight from the pages of its current address space (no copies, no BigInt),
- * `$comm` from the task running there. One instance per CPU, re-aimed at every hit with
+ * The {@link FetchSource} of the CPU that hit a probe: general registers as raw halves, memory straight
+ * from the pages of its current address space (no copies, no BigInt), `$comm` from the task running
+ * there — all through the {@link MachineView}. One instance per CPU, re-aimed at every hit with
  * {@link MachineFetchContext.at} so a hit allocates nothing. User reads fail at the kernel half, as
  * `probe_mem_read_user()` does above `TASK_SIZE`.
  *
  * @see kernel/trace/trace_kprobe.c process_fetch_insn(), probe_mem_read(), probe_mem_read_user()
  * @see arch/x86/include/asm/ptrace.h regs_get_kernel_stack_nth()
  * @example
- * const src = new MachineFetchContext(m).at(regs, undefined);
+ * const src = new MachineFetchContext(view).at(regs, undefined);
  * recorder.store(src, hit, ev.bytes, ev.view, ev.offset);
  */
 export class MachineFetchContext implements FetchSource {
   #regs: PtRegs | undefined;
-  #space: AddressSpace | undefined;
+  /** The CPU of the hit, -1 before the first. */
+  #cpu = -1;
   #entry: Uint8Array | undefined;
   readonly #word = new Uint8Array(8);
   readonly #wordView = new DataView(this.#word.buffer);
+  readonly #sp = new Uint32Array(2);
 
-  constructor(private readonly m: Machine) {}
+  constructor(private readonly view: MachineView) {}
+
+  /** The page holding `hi:lo` on the hit's CPU, or undefined (unmapped, or a user read of the kernel half). */
+  #pageOf(lo: number, hi: number, user: boolean): Uint8Array | undefined {
+    if (user && hi >= KERNEL_HALF_HI) return undefined;
+    return this.view.pageOf(this.#cpu, lo, hi | 0);
+  }
 
   /**
    * Aims the context at one hit. `entryArgs`: for return probes, the arguments the entry handler
@@ -44,7 +47,7 @@ export class MachineFetchContext implements FetchSource {
    */
   at(regs: PtRegs, entryArgs: Uint8Array | undefined): this {
     this.#regs = regs;
-    this.#space = regs.cpu.addressSpace;
+    this.#cpu = this.view.regs.smpProcessorId(regs);
     this.#entry = entryArgs;
     return this;
   }
@@ -58,8 +61,7 @@ export class MachineFetchContext implements FetchSource {
     const regs = this.#current();
     const gpr = GPR_OF[reg];
     if (gpr >= 0) {
-      out[0] = regs.cpu.R[gpr];
-      out[1] = regs.cpu.H[gpr];
+      this.view.regs.raw(regs, gpr as RegIndex, out);
       return;
     }
     const v = regs.get(X86_64_PT_REGS_NAMES[reg] as PtRegName);
@@ -68,9 +70,10 @@ export class MachineFetchContext implements FetchSource {
   }
 
   loadStackNth(n: number, out: Uint32Array): void {
-    const cpu = this.#current().cpu;
-    const s = (cpu.R[Reg.RSP] >>> 0) + 8 * n;
-    const hi = (cpu.H[Reg.RSP] + (s > 0xffffffff ? 1 : 0)) >>> 0;
+    const sp = this.#sp;
+    this.view.regs.raw(this.#current(), Reg.RSP, sp);
+    const s = sp[0] + 8 * n;
+    const hi = (sp[1] + (s > 0xffffffff ? 1 : 0)) >>> 0;
     if (!this.copyMemory(s >>> 0, hi, 8, false, this.#word, 0)) {
       out[0] = out[1] = 0;
       return;
@@ -91,12 +94,10 @@ export class MachineFetchContext implements FetchSource {
   }
 
   copyMemory(lo: number, hi: number, length: number, user: boolean, dst: Uint8Array, at: number): boolean {
-    const space = this.#space;
-    if (space === undefined) return false;
-    const page = pageOf(space, lo, hi, user);
-    if (page === undefined) return false;
+    if (this.#cpu < 0) return false;
+    const data = this.#pageOf(lo, hi, user);
+    if (data === undefined) return false;
     const off = lo & PAGE_MASK;
-    const data = page.data;
     const first = 4096 - off;
     if (length <= first) {
       for (let i = 0; i < length; i++) dst[at + i] = data[off + i];
@@ -106,22 +107,19 @@ export class MachineFetchContext implements FetchSource {
     const nextLo = ((lo | PAGE_MASK) + 1) >>> 0;
     const nextHi = nextLo === 0 ? (hi + 1) >>> 0 : hi;
     if (nextLo === 0 && hi === 0xffffffff) return false;
-    const next = pageOf(space, nextLo, nextHi, user);
-    if (next === undefined) return false;
+    const rest = this.#pageOf(nextLo, nextHi, user);
+    if (rest === undefined) return false;
     for (let i = 0; i < first; i++) dst[at + i] = data[off + i];
-    const rest = next.data;
     for (let i = first; i < length; i++) dst[at + i] = rest[i - first];
     return true;
   }
 
   copyString(lo: number, hi: number, user: boolean, dst: Uint8Array | null, at: number, max: number): number {
-    const space = this.#space;
-    if (space === undefined) return -1;
+    if (this.#cpu < 0) return -1;
     let len = 0;
     while (len < max) {
-      const page = pageOf(space, lo, hi, user);
-      if (page === undefined) return -1;
-      const data = page.data;
+      const data = this.#pageOf(lo, hi, user);
+      if (data === undefined) return -1;
       const off = lo & PAGE_MASK;
       const n = Math.min(4096 - off, max - len);
       // Short strings are the rule: a plain loop beats a native indexOf call here.
@@ -152,10 +150,12 @@ export class MachineFetchContext implements FetchSource {
   }
 
   get comm(): string {
-    return this.m.sched.current[this.#current().cpu.id]?.comm ?? 'swapper';
+    this.#current();
+    return this.view.tasks.current(this.#cpu)?.comm ?? 'swapper';
   }
 
   symbolize(address: bigint): string | undefined {
-    return this.m.kallsyms.lookup(address) ? this.m.kallsyms.format(address) : undefined;
+    const { symbols } = this.view;
+    return symbols.lookup(address) ? symbols.format(address) : undefined;
   }
 }

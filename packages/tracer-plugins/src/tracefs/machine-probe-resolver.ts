@@ -1,6 +1,6 @@
-import type { Machine } from '@int3/kernel';
 import type { ProbeResolver } from '../probe-events/probe-definition.js';
 import type { SymbolLookup } from '../probe-events/resolve-symbols.js';
+import type { MachineView } from '../view/machine-view.js';
 
 /**
  * The parser's view of a running machine's symbol table: text symbols by name (kernel and modules), a
@@ -9,15 +9,14 @@ import type { SymbolLookup } from '../probe-events/resolve-symbols.js';
  * @see kernel/trace/trace_kprobe.c number_of_same_symbols()
  * @see kernel/kprobes.c kprobe_on_func_entry()
  */
-export function machineProbeResolver(m: Machine): ProbeResolver {
+export function machineProbeResolver(view: MachineView): ProbeResolver {
   return {
-    countSymbols: (name) => m.kallsyms.lookupAll(name).filter((s) => s.type.toLowerCase() === 't').length,
+    countSymbols: (name) => view.countFunctions(name),
     functionEntry(symbol, offset) {
-      const sym = m.kallsyms.lookupName(symbol);
-      if (sym?.type.toLowerCase() !== 't') return 'unknown';
+      if (!view.isFunction(symbol)) return 'unknown';
       return offset === 0 ? 'entry' : 'not-entry';
     },
-    isModuleLoaded: (name) => m.modules.list().some((mod) => mod.name === name),
+    isModuleLoaded: (name) => view.isModuleLoaded(name),
   };
 }
 
@@ -26,6 +25,6 @@ export function machineProbeResolver(m: Machine): ProbeResolver {
  *
  * @see kernel/kallsyms.c kallsyms_lookup_name()
  */
-export function machineSymbolLookup(m: Machine): SymbolLookup {
-  return (name) => m.kallsyms.lookupName(name)?.address;
+export function machineSymbolLookup(view: MachineView): SymbolLookup {
+  return (name) => view.symbols.lookupName(name);
 }

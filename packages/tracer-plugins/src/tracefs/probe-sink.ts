@@ -1,10 +1,10 @@
-import type { Machine } from '@int3/kernel';
 import type { TraceBuffer } from '../ring-buffer/trace-buffer.js';
+import type { MachineView } from '../view/machine-view.js';
 import type { MachineFetchContext } from './machine-fetch-context.js';
 
-/** Where probe hits go: the machine they ran on, one fetch context per CPU, the buffer, `saved_cmdlines`. */
+/** Where probe hits go: the view of the machine they ran on, one fetch context per CPU, the buffer, `saved_cmdlines`. */
 export interface ProbeSink {
-  readonly m: Machine;
+  readonly view: MachineView;
   /** Indexed by CPU. */
   readonly contexts: readonly MachineFetchContext[];
   readonly buffer: TraceBuffer;

@@ -4,6 +4,8 @@ import { ErrorLog } from '../probe-events/error-log.js';
 import { MAX_BUFFER_SIZE_KB, TraceBuffer } from '../ring-buffer/trace-buffer.js';
 import { escapeControls } from '../trace-output/escape-control.js';
 import { TraceFormatter } from '../trace-output/trace-formatter.js';
+import { machineTracerView } from '../view/machine-tracer-view.js';
+import type { MachineView } from '../view/machine-view.js';
 import { eventsNode } from './events-dir.js';
 import { KprobeEvents } from './kprobe-events.js';
 import { kprobeProfile } from './kprobe-profile.js';
@@ -66,34 +68,40 @@ export class TraceFs {
   readonly buffer: TraceBuffer;
   readonly errorLog = new ErrorLog();
   readonly kprobeEvents: KprobeEvents;
+  /** What the tracefs, and through its `TracerHost` every tracer, sees of the machine. */
+  readonly view: MachineView;
   readonly #formatter: TraceFormatter;
   readonly #cmdlines = new Map<number, string>();
 
   constructor(
-    readonly m: Machine,
+    m: Machine,
     readonly kprobes: Kprobes,
   ) {
-    this.buffer = new TraceBuffer({ cpus: m.cpus.length, clock: () => m.clock(0) });
+    const view = machineTracerView(m, kprobes);
+    this.view = view;
+    const now = () => view.clock.now(0);
+    this.buffer = new TraceBuffer({ cpus: view.nrCpus, clock: now });
     const sink: ProbeSink = {
-      m,
-      contexts: m.cpus.map(() => new MachineFetchContext(m)),
+      view,
+      contexts: Array.from({ length: view.nrCpus }, () => new MachineFetchContext(view)),
       buffer: this.buffer,
       cmdlines: this.#cmdlines,
     };
     this.kprobeEvents = new KprobeEvents({
-      kprobes,
-      resolver: machineProbeResolver(m),
-      lookup: machineSymbolLookup(m),
+      view,
+      resolver: machineProbeResolver(view),
+      lookup: machineSymbolLookup(view),
       errorLog: this.errorLog,
       sink,
-      now: () => m.clock(0),
+      now,
     });
+    const { symbols } = view;
     this.#formatter = new TraceFormatter({
       eventType: (id) => this.kprobeEvents.eventById(id)?.type,
       comm: (pid) => this.#cmdlines.get(pid),
       formatContext: {
         // Module symbol names come from a loaded file: escaped like any guest text.
-        symbolize: (a) => (m.kallsyms.lookup(a) ? escapeControls(m.kallsyms.format(a)) : undefined),
+        symbolize: (a) => (symbols.lookup(a) ? escapeControls(symbols.format(a)) : undefined),
       },
     });
   }
@@ -169,7 +177,7 @@ export class TraceFs {
   #tracefs(rel: string): TraceFsNode | undefined {
     const parts = rel.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length === 0) return dir(() => ROOT_FILES.slice());
-    if (parts[0] === 'events') return eventsNode(this.kprobes, this.kprobeEvents, parts.slice(1));
+    if (parts[0] === 'events') return eventsNode(this.view.kprobes, this.kprobeEvents, parts.slice(1));
     if (parts[0] === 'per_cpu') return perCpuNode(this.buffer, this.#formatter, parts.slice(1));
     return parts.length === 1 ? this.#rootFile(parts[0]) : undefined;
   }

@@ -132,7 +132,7 @@ export class TraceJsonLines {
   #consume(emit: (line: TraceJsonLine) => void): void {
     const fs = this.#fs;
     const comm = (pid: number) => fs.savedCmdlines.get(pid);
-    const lookup = (a: bigint) => fs.m.kallsyms.lookup(a);
+    const lookup = (a: bigint) => fs.view.symbols.lookup(a);
     for (let ev = fs.buffer.consume(); ev !== undefined; ev = fs.buffer.consume()) {
       if (ev.lost > 0) {
         this.#lost += ev.lost;

@@ -1,7 +1,8 @@
-import { KprobeError, type Kprobes } from '@int3/kprobes';
+import { KprobeError } from '@int3/kprobes';
 import { EventFilter } from '../filter/event-filter.js';
 import type { ProbeDefinition } from '../probe-events/probe-definition.js';
 import { ProbeEventType } from '../probe-events/probe-event-type.js';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import { TraceFsErrno, type TraceFsErrnoName, TraceFsError } from './trace-fs-error.js';
 import type { TraceKprobe } from './trace-kprobe.js';
 
@@ -50,7 +51,7 @@ export class TraceKprobeEvent {
    * Writes `enable`: turns every probe's kprobe on or off; on a failure the probes already enabled are
    * turned off again and the error propagates.
    */
-  setEnabled(k: Kprobes, on: boolean): void {
+  setEnabled(k: TracerKprobes, on: boolean): void {
     if (on === this.#enabled) return;
     if (!on) {
       for (const p of this.probes) p.disable(k);

@@ -1,10 +1,11 @@
 import { Reg } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
-import { type Kprobe, KprobeFlag, type Kprobes, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
+import { type Kprobe, KprobeFlag, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
 import type { EventFilter } from '../filter/event-filter.js';
 import type { ProbeDefinition } from '../probe-events/probe-definition.js';
 import { type ProbeHit, ProbeRecorder } from '../probe-events/probe-recorder.js';
 import { TraceFlag } from '../trace-output/lat-fmt.js';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { ProbeSink } from './probe-sink.js';
 
 /** x86-64 SysV integer argument registers (`regs_get_kernel_argument`). */
@@ -48,6 +49,8 @@ export class TraceKprobe {
   readonly #recorder: ProbeRecorder;
   readonly #hit: HitScratch = { pid: 0, flags: TraceFlag.IRQS_OFF, preemptCount: 0, ip: 0n, retIp: 0n };
   readonly #nEntryArgs: number;
+  /** One register's halves, reused by every entry handler. */
+  readonly #halves = new Uint32Array(2);
   #lastTask: unknown;
   #lastComm = '';
 
@@ -92,7 +95,7 @@ export class TraceKprobe {
    *
    * @see kernel/trace/trace_kprobe.c __register_trace_kprobe()
    */
-  register(k: Kprobes, enabled: boolean): void {
+  register(k: TracerKprobes, enabled: boolean): void {
     this.kp.flags = enabled ? 0 : KprobeFlag.DISABLED;
     if (this.rp) k.registerKretprobe(this.rp);
     else k.registerKprobe(this.kp);
@@ -100,7 +103,7 @@ export class TraceKprobe {
   }
 
   /** @see kernel/trace/trace_kprobe.c __unregister_trace_kprobe() */
-  unregister(k: Kprobes): void {
+  unregister(k: TracerKprobes): void {
     if (!this.registered) return;
     if (this.rp) k.unregisterKretprobe(this.rp);
     else k.unregisterKprobe(this.kp);
@@ -110,13 +113,13 @@ export class TraceKprobe {
   }
 
   /** @see kernel/trace/trace_kprobe.c enable_trace_kprobe() */
-  enable(k: Kprobes): void {
+  enable(k: TracerKprobes): void {
     // A probe whose module went away stays GONE: enabling the event skips it, as the kernel does.
     if (this.registered && ((this.kp.flags ?? 0) & KprobeFlag.GONE) === 0) k.enableKprobe(this.kp);
   }
 
   /** @see kernel/trace/trace_kprobe.c disable_trace_kprobe() */
-  disable(k: Kprobes): void {
+  disable(k: TracerKprobes): void {
     if (this.registered) k.disableKprobe(this.kp);
   }
 
@@ -130,14 +133,16 @@ export class TraceKprobe {
   /** Saves `$argN` for the return probe in the instance's data, as 8-byte little-endian words. */
   #entryHandler(ri: KretprobeInstance, regs: PtRegs): number {
     const data = ri.data;
-    const cpu = regs.cpu;
+    const r = this.sink.view.regs;
+    const halves = this.#halves;
     for (let i = 0; i < this.#nEntryArgs; i++) {
       const at = 8 * i;
       if (i < ARG_REGS.length) {
-        writeU32(data, at, cpu.R[ARG_REGS[i]]);
-        writeU32(data, at + 4, cpu.H[ARG_REGS[i]]);
+        r.raw(regs, ARG_REGS[i], halves);
+        writeU32(data, at, halves[0]);
+        writeU32(data, at + 4, halves[1]);
       } else {
-        const v = regs.argument(i, cpu.addressSpace);
+        const v = r.argument(regs, i);
         writeU32(data, at, Number(v & 0xffffffffn));
         writeU32(data, at + 4, Number(v >> 32n));
       }
@@ -160,10 +165,10 @@ export class TraceKprobe {
    * @see kernel/trace/trace_kprobe.c __kprobe_trace_func(), trace_event_buffer_commit(), __trace_event_discard_commit()
    */
   #commit(regs: PtRegs, entryArgs: Uint8Array | undefined): void {
-    const { m, contexts, buffer, cmdlines } = this.sink;
+    const { view, contexts, buffer, cmdlines } = this.sink;
     if (!buffer.tracingOn) return;
-    const cpu = regs.cpu.id;
-    const task = m.sched.current[cpu];
+    const cpu = view.regs.smpProcessorId(regs);
+    const task = view.tasks.current(cpu);
     const hit = this.#hit;
     hit.pid = task?.pid ?? 0;
     // trace_save_cmdline(): the map is touched only when the task or its comm changed since last hit.
@@ -174,7 +179,7 @@ export class TraceKprobe {
     }
     const src = contexts[cpu].at(regs, entryArgs);
     const recorder = this.#recorder;
-    const ev = buffer.reserve(cpu, recorder.fixedSize + recorder.dataSize(src), m.clock(cpu));
+    const ev = buffer.reserve(cpu, recorder.fixedSize + recorder.dataSize(src), view.clock.now(cpu));
     if (ev === undefined) return;
     recorder.store(src, hit as ProbeHit, ev.bytes, ev.view, ev.offset);
     if (this.filter.match(ev.bytes, ev.offset)) buffer.commit(cpu);

@@ -8,7 +8,7 @@ import type { ChromeTraceArgs, ChromeTraceHit } from './chrome-trace-builder.js'
 
 /** Where a probe record points: the function and the offset in it, or the raw address. */
 export function locateAddress(fs: TraceFs, address: bigint): { name: string; offset: number } {
-  const loc = fs.m.kallsyms.lookup(address);
+  const loc = fs.view.symbols.lookup(address);
   return loc ? { name: loc.sym.name, offset: loc.offset } : { name: `0x${address.toString(16)}`, offset: -1 };
 }
 

@@ -7,7 +7,7 @@ export const chromeTracePlugin: TracerPlugin = Object.freeze({
   manifest: Object.freeze({
     name: '@int3/chrome-trace',
     version: '0.1.0',
-    apiVersion: 1,
+    apiVersion: 2,
     provides: Object.freeze(['chrome-trace']),
   }),
   module: new ContainerModule(({ bind }) => {

@@ -1,8 +1,9 @@
-import type { Machine, PtRegs } from '@int3/kernel';
-import type { Kprobe, Kprobes, Kretprobe } from '@int3/kprobes';
+import type { Kprobe, Kretprobe } from '@int3/kprobes';
 import { injectable } from 'inversify';
 import type { Tracer, TracerReport } from '../plugins/tracer.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
+import type { TracerTasks } from '../view/tracer-tasks.js';
 import { ChromeTraceBuilder } from './chrome-trace-builder.js';
 import type { ChromeTraceDocument } from './chrome-trace-event.js';
 
@@ -38,7 +39,7 @@ export class ChromeTrace implements Tracer {
   readonly #hits: Hit[] = [];
   readonly #comms = new Map<number, string>();
   #complete = false;
-  #kprobes: Kprobes | undefined;
+  #kprobes: TracerKprobes | undefined;
   #kps: Kprobe[] = [];
   #rps: Kretprobe[] = [];
 
@@ -48,14 +49,15 @@ export class ChromeTrace implements Tracer {
       throw new Error('usage: chrome-trace [--complete] FUNCTION|p:FUNCTION... (e.g. vfs_read p:do_sys_open)');
     this.#complete = ctx.args.includes(COMPLETE_FLAG);
     this.#kprobes = ctx.kprobes;
-    const { machine: m, clock } = ctx;
+    const { clock, regs: r, tasks } = ctx;
     for (const arg of funcs) {
       if (arg.startsWith('p:')) {
         const func = arg.slice(2);
         const kp: Kprobe = {
           symbolName: func,
           preHandler: (_p, regs) => {
-            this.#push(m, regs, func, 'instant', clock.now(regs.cpu.id));
+            const cpu = r.smpProcessorId(regs);
+            this.#push(tasks, cpu, func, 'instant', clock.now(cpu));
             return 0;
           },
         };
@@ -67,10 +69,14 @@ export class ChromeTrace implements Tracer {
       const rp: Kretprobe = {
         kp: { symbolName: func },
         entryHandler: (_ri, regs) => {
-          this.#push(m, regs, func, 'entry', clock.now(regs.cpu.id));
+          const cpu = r.smpProcessorId(regs);
+          this.#push(tasks, cpu, func, 'entry', clock.now(cpu));
           return 0;
         },
-        handler: (_ri, regs) => this.#push(m, regs, func, 'return', clock.now(regs.cpu.id)),
+        handler: (_ri, regs) => {
+          const cpu = r.smpProcessorId(regs);
+          this.#push(tasks, cpu, func, 'return', clock.now(cpu));
+        },
       };
       ctx.kprobes.registerKretprobe(rp);
       this.#rps.push(rp);
@@ -110,9 +116,8 @@ export class ChromeTrace implements Tracer {
     return { format: 'json', text: `${JSON.stringify(this.document())}\n` };
   }
 
-  #push(m: Machine, regs: PtRegs, func: string, kind: Hit['kind'], ts: number): void {
-    const cpu = regs.cpu.id;
-    const task = m.sched.current[cpu];
+  #push(tasks: TracerTasks, cpu: number, func: string, kind: Hit['kind'], ts: number): void {
+    const task = tasks.current(cpu);
     const pid = task?.pid ?? 0;
     if (task && this.#comms.get(pid) !== task.comm) this.#comms.set(pid, task.comm);
     this.#hits.push({ kind, func, ts, cpu, pid });

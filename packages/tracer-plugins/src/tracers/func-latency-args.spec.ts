@@ -23,12 +23,12 @@ describe(parseFuncLatencyArgs, () => {
 
 describe(matchFunctions, () => {
   it('should take a name without * as it is, and match * against the text symbols once each', () => {
-    const { m } = bootTraceFs();
-    expect(matchFunctions(m.kallsyms, 'no_such_fn')).toEqual(['no_such_fn']);
-    const vfs = matchFunctions(m.kallsyms, 'vfs_*');
+    const { symbols } = bootTraceFs().fs.view;
+    expect(matchFunctions(symbols, 'no_such_fn')).toEqual(['no_such_fn']);
+    const vfs = matchFunctions(symbols, 'vfs_*');
     expect(vfs).toEqual(expect.arrayContaining(['vfs_read', 'vfs_write']));
     expect(new Set(vfs).size).toBe(vfs.length);
     expect(vfs.every((f) => f.startsWith('vfs_'))).toBe(true);
-    expect(matchFunctions(m.kallsyms, 'sys_call_table*')).toEqual([]);
+    expect(matchFunctions(symbols, 'sys_call_table*')).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
-import type { Kallsyms } from '@int3/kernel';
-import { globMatch } from '../filter/glob-match.js';
+import type { TracerSymbols } from '../view/tracer-symbols.js';
 
 /** How funclatency was called: its unit (`-u`, `-m`), `-F`, and the function pattern. */
 export interface FuncLatencyArgs {
@@ -49,15 +48,6 @@ export function parseFuncLatencyArgs(args: readonly string[]): FuncLatencyArgs {
  * The kernel functions a pattern names: itself when it has no `*`, else every text symbol it matches
  * (kallsyms order, each name once), as bcc turns `*` into `.*` and matches the traceable functions.
  */
-export function matchFunctions(kallsyms: Kallsyms, pattern: string): string[] {
-  if (!pattern.includes('*')) return [pattern];
-  const enc = new TextEncoder();
-  const pat = enc.encode(pattern);
-  const seen = new Set<string>();
-  for (const sym of kallsyms.all()) {
-    if (sym.type !== 't' && sym.type !== 'T') continue;
-    const name = enc.encode(sym.name);
-    if (!seen.has(sym.name) && globMatch(pat, name, 0, name.length)) seen.add(sym.name);
-  }
-  return [...seen];
+export function matchFunctions(symbols: Pick<TracerSymbols, 'functions'>, pattern: string): string[] {
+  return pattern.includes('*') ? symbols.functions(pattern) : [pattern];
 }

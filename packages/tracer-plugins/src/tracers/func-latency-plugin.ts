@@ -11,7 +11,7 @@ export const funcLatencyPlugin: TracerPlugin = Object.freeze({
   manifest: Object.freeze({
     name: '@int3/funclatency',
     version: '0.1.0',
-    apiVersion: 1,
+    apiVersion: 2,
     provides: Object.freeze(['funclatency']),
   }),
   module: new ContainerModule(({ bind }) => {

@@ -1,10 +1,10 @@
-import type { Machine, PtRegs } from '@int3/kernel';
-import { KprobeError, type Kprobes, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
+import { KprobeError, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
 import { inject, injectable } from 'inversify';
 import type { Tracer, TracerReport } from '../plugins/tracer.js';
 import type { TracerClock } from '../plugins/tracer-clock.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
 import { TracerTokens } from '../plugins/tracer-tokens.js';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import { type FuncLatencyArgs, matchFunctions, parseFuncLatencyArgs } from './func-latency-args.js';
 import { Log2Histogram } from './log2-histogram.js';
 import { printLog2Hist } from './print-log2-hist.js';
@@ -37,7 +37,7 @@ interface Traced {
 export class FuncLatency implements Tracer {
   readonly name = 'funclatency';
   readonly description = 'time kernel functions, print their latency as a log2 histogram (bcc): [-u|-m] [-F] PATTERN';
-  #kprobes: Kprobes | undefined;
+  #kprobes: TracerKprobes | undefined;
   #traced: Traced[] = [];
   #args: FuncLatencyArgs | undefined;
   readonly #all = new Log2Histogram();
@@ -48,8 +48,9 @@ export class FuncLatency implements Tracer {
 
   start(ctx: TracerContext): void {
     const args = parseFuncLatencyArgs(ctx.args);
-    const funcs = matchFunctions(ctx.machine.kallsyms, args.pattern);
+    const funcs = matchFunctions(ctx.symbols, args.pattern);
     const wildcard = args.pattern.includes('*');
+    const r = ctx.regs;
     this.#args = args;
     this.#kprobes = ctx.kprobes;
     this.#traced = [];
@@ -58,8 +59,8 @@ export class FuncLatency implements Tracer {
       const rp: Kretprobe = {
         kp: { symbolName: func },
         dataSize: 8,
-        entryHandler: (ri, regs) => this.#entry(ri, regs),
-        handler: (ri, regs) => this.#return(ri, regs, hist),
+        entryHandler: (ri, regs) => this.#entry(ri, r.smpProcessorId(regs)),
+        handler: (ri, regs) => this.#return(ri, r.smpProcessorId(regs), hist),
       };
       try {
         ctx.kprobes.registerKretprobe(rp);
@@ -67,7 +68,7 @@ export class FuncLatency implements Tracer {
         if (wildcard && error instanceof KprobeError) continue;
         throw error;
       }
-      this.#traced.push({ func, address: addressOf(ctx.machine, func), rp, hist });
+      this.#traced.push({ func, address: ctx.symbols.lookupName(func) ?? 0n, rp, hist });
     }
     if (this.#traced.length === 0) throw new Error(`0 functions matched by "${args.pattern}"`);
   }
@@ -100,24 +101,20 @@ export class FuncLatency implements Tracer {
     return { format: 'text', text };
   }
 
-  #entry(ri: KretprobeInstance, regs: PtRegs): number {
-    f64[0] = this.clock.now(regs.cpu.id);
+  #entry(ri: KretprobeInstance, cpu: number): number {
+    f64[0] = this.clock.now(cpu);
     ri.data.set(f64Bytes);
     return 0;
   }
 
-  #return(ri: KretprobeInstance, regs: PtRegs, hist: Log2Histogram): void {
+  #return(ri: KretprobeInstance, cpu: number, hist: Log2Histogram): void {
     const d = ri.data;
     for (let i = 0; i < 8; i++) f64Bytes[i] = d[i];
-    const delta = Math.max(0, this.clock.now(regs.cpu.id) - f64[0]);
+    const delta = Math.max(0, this.clock.now(cpu) - f64[0]);
     this.#totalNs += delta;
     this.#count++;
     const scaled = Math.floor(delta / this.#args!.factor);
     hist.add(scaled);
     this.#all.add(scaled);
   }
-}
-
-function addressOf(m: Machine, func: string): bigint {
-  return m.kallsyms.lookupName(func)?.address ?? 0n;
 }
