@@ -7,6 +7,7 @@ describe('@int3/tracer-plugins exports', () => {
       'BUILTIN_TRACER_PLUGINS',
       'ChromeTraceStream',
       'DEBUGFS_KPROBES',
+      'MAX_BUFFER_SIZE_KB',
       'OLDEST_PLUGIN_API_VERSION',
       'PLUGIN_API_VERSION',
       'PluginError',

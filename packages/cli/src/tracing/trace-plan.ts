@@ -1,4 +1,5 @@
 import { checkExecArgs, KernelError, WORKLOADS } from '@int3/kernel';
+import { MAX_BUFFER_SIZE_KB } from '@int3/tracer-plugins';
 import { suggestNames } from '../call/suggest-names.js';
 import { CliError } from '../cli-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
@@ -74,10 +75,7 @@ export function parseTracePlan(options: TraceOptions, command: string): TracePla
   };
 }
 
-/** Largest `--buffer-size`: 64 MiB per CPU. */
-export const MAX_BUFFER_SIZE_KB = 65_536;
-
-/** Reads `--buffer-size`: KiB per CPU, an integer from 1 to {@link MAX_BUFFER_SIZE_KB}. */
+/** Reads `--buffer-size`: KiB per CPU, an integer from 1 to `MAX_BUFFER_SIZE_KB` (64 MiB, the tracefs' own limit). */
 export function parseBufferSize(text: string, usage: (m: string) => CliError): number {
   const n = Number(text);
   if (!/^[0-9]+$/.test(text) || n < 1 || n > MAX_BUFFER_SIZE_KB) {

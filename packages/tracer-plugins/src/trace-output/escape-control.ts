@@ -1,4 +1,4 @@
-import { sequenceLength } from './surrogate-escape.js';
+import { sequenceLength, utf8CodePoint } from './utf8-sequence.js';
 
 const HEX = '0123456789abcdef';
 
@@ -34,9 +34,7 @@ export function escapeTraceBytes(bytes: Uint8Array, start: number, end: number):
       for (; i < stop; i++) out += hexByte(bytes[i]);
       continue;
     }
-    let cp = b & (n === 2 ? 0x1f : n === 3 ? 0x0f : 0x07);
-    for (let k = 1; k < n; k++) cp = (cp << 6) | (bytes[i + k] & 0x3f);
-    out += String.fromCodePoint(cp);
+    out += String.fromCodePoint(utf8CodePoint(bytes, i, n));
     i += n;
   }
   return out;

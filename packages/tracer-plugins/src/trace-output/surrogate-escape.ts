@@ -1,3 +1,5 @@
+import { sequenceLength, utf8CodePoint } from './utf8-sequence.js';
+
 /** A byte that cannot start or continue a well-formed UTF-8 sequence becomes U+DC00 + byte. */
 const LOW_SURROGATE_BASE = 0xdc00;
 
@@ -29,9 +31,7 @@ export function surrogateEscapeDecode(bytes: Uint8Array, start: number, end: num
       i++;
       continue;
     }
-    let cp = b & (n === 2 ? 0x1f : n === 3 ? 0x0f : 0x07);
-    for (let k = 1; k < n; k++) cp = (cp << 6) | (bytes[i + k] & 0x3f);
-    out += String.fromCodePoint(cp);
+    out += String.fromCodePoint(utf8CodePoint(bytes, i, n));
     i += n;
   }
   return out;
@@ -46,21 +46,4 @@ export function surrogateEscapeEncode(text: string): Uint8Array {
     else out.push(...new TextEncoder().encode(ch));
   }
   return new Uint8Array(out);
-}
-
-/**
- * Length of the well-formed UTF-8 sequence starting at `bytes[i]` (a byte ≥ 0x80), or 0 if none:
- * no overlong forms, no surrogates, nothing past U+10FFFF.
- */
-export function sequenceLength(bytes: Uint8Array, i: number, end: number): number {
-  const b = bytes[i];
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < end && bytes[i + k] >= lo && bytes[i + k] <= hi;
-  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
-  if (b === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return cont(1) && cont(2) ? 3 : 0;
-  if (b === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
-  if (b === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (b >= 0xf1 && b <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (b === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
 }
