@@ -16,7 +16,7 @@ function withBreakpoint(fn = 'vfs_read', cpus = 2) {
   const address = m.kallsyms.lookupName(fn)!.address;
   const original = m.space.read(address, 1);
   expect(original).toEqual(new Uint8Array([0x55]));
-  m.memory.textPoke(address, new Uint8Array([0xcc]));
+  m.kernel.memory.textPoke(address, new Uint8Array([0xcc]));
   const dies: DieEvent[] = [];
   m.dies$.subscribe((e) => dies.push(e));
   return { m, address, original, dies };
@@ -31,7 +31,7 @@ function runCat(m: Machine) {
 /** The breakpoint handler a debugger uses: put the byte back, re-execute the instruction. */
 function restoreAndRewind(m: Machine, address: bigint, original: Uint8Array, a: DieArgs<PtRegs>): NotifyResultValue {
   if (a.val !== DieVal.INT3 || a.regs.ip !== address + 1n) return NotifyResult.DONE;
-  m.memory.textPoke(address, original);
+  m.kernel.memory.textPoke(address, original);
   a.regs.ip -= 1n;
   return NotifyResult.STOP;
 }
@@ -48,7 +48,7 @@ describe('DieChain on a running machine', () => {
   it('should report DIE_INT3 for a breakpoint in kernel text with the trap frame of the CPU', () => {
     const { m, address, original, dies } = withBreakpoint();
     const seen: string[] = [];
-    m.dieChain.register('debugger', 0, (a) => {
+    m.kernel.dieChain.register('debugger', 0, (a) => {
       if (a.val === DieVal.INT3) {
         seen.push(
           `${a.str} trapnr=${a.trapnr} cs=${a.regs.get('cs')} ip=${m.kallsyms.format(a.regs.ip)} task=${m.sched.current[a.cpu]?.comm}`,
@@ -75,7 +75,7 @@ describe('DieChain on a running machine', () => {
   // so a breakpoint handler's rewind shows as the breakpoint address instead of the trapping rip.
   it('should record the trapping rip in die:notified, not the rip a notifier rewound to', () => {
     const { m, address, original, dies } = withBreakpoint();
-    m.dieChain.register('debugger', 0, (a) => restoreAndRewind(m, address, original, a));
+    m.kernel.dieChain.register('debugger', 0, (a) => restoreAndRewind(m, address, original, a));
     runCat(m);
     expect(dies.map((d) => d.rip)).toEqual([address + 1n]);
   });
@@ -83,7 +83,7 @@ describe('DieChain on a running machine', () => {
   it('should let a notifier keep the breakpoint armed and see every call', () => {
     const { m, address } = withBreakpoint();
     let hits = 0;
-    m.dieChain.register('counter', 0, (a) => {
+    m.kernel.dieChain.register('counter', 0, (a) => {
       const r = emulatePushRbp(m, address, a);
       if (r === NotifyResult.STOP) hits++;
       return r;
@@ -105,14 +105,14 @@ describe('DieChain on a running machine', () => {
       if (a.val === DieVal.INT3) order.push(name);
       return NotifyResult.DONE;
     };
-    m.dieChain.register('mid', 0, note('mid'));
-    m.dieChain.register('low', -5, (a) => {
+    m.kernel.dieChain.register('mid', 0, note('mid'));
+    m.kernel.dieChain.register('low', -5, (a) => {
       note('low')(a);
       return restoreAndRewind(m, address, original, a);
     });
-    m.dieChain.register('high', 10, note('high'));
-    m.dieChain.register('mid2', 0, note('mid2'));
-    expect(m.dieChain.names()).toEqual(['high', 'mid', 'mid2', 'low']);
+    m.kernel.dieChain.register('high', 10, note('high'));
+    m.kernel.dieChain.register('mid2', 0, note('mid2'));
+    expect(m.kernel.dieChain.names()).toEqual(['high', 'mid', 'mid2', 'low']);
     expect(runCat(m).task.exitCode).toBe(0);
     expect(order).toEqual(['high', 'mid', 'mid2', 'low']);
   });
@@ -120,11 +120,11 @@ describe('DieChain on a running machine', () => {
   it('should hide the event from lower-priority notifiers once one returns NOTIFY_STOP', () => {
     const { m, address, original, dies } = withBreakpoint();
     const low: number[] = [];
-    m.dieChain.register('low', 0, (a) => {
+    m.kernel.dieChain.register('low', 0, (a) => {
       low.push(a.val);
       return NotifyResult.OK;
     });
-    m.dieChain.register('high', 100, (a) => restoreAndRewind(m, address, original, a));
+    m.kernel.dieChain.register('high', 100, (a) => restoreAndRewind(m, address, original, a));
     const { task, out } = runCat(m);
     expect(task.exitCode).toBe(0);
     expect(out).toMatch(MOTD);
@@ -135,13 +135,13 @@ describe('DieChain on a running machine', () => {
   it('should allow a notifier to unregister itself mid-run, the rest of that walk still running', () => {
     const { m, address } = withBreakpoint();
     const seen: string[] = [];
-    const off = m.dieChain.register('once', 10, (a) => {
+    const off = m.kernel.dieChain.register('once', 10, (a) => {
       if (a.val !== DieVal.INT3) return NotifyResult.DONE;
       seen.push('once');
       off();
       return NotifyResult.DONE;
     });
-    m.dieChain.register('counter', 0, (a) => {
+    m.kernel.dieChain.register('counter', 0, (a) => {
       const r = emulatePushRbp(m, address, a);
       if (r === NotifyResult.STOP) seen.push('counter');
       return r;
@@ -151,13 +151,13 @@ describe('DieChain on a running machine', () => {
     expect(seen.slice(0, 2)).toEqual(['once', 'counter']);
     expect(seen.filter((s) => s === 'once')).toHaveLength(1);
     expect(seen.filter((s) => s === 'counter').length).toBeGreaterThanOrEqual(2);
-    expect(m.dieChain.names()).toEqual(['counter']);
+    expect(m.kernel.dieChain.names()).toEqual(['counter']);
   });
 
   it('should oops the task once the only handler unregistered itself, and go on', () => {
     const { m, address, original } = withBreakpoint();
     let hits = 0;
-    const off = m.dieChain.register('one-shot', 0, (a) => {
+    const off = m.kernel.dieChain.register('one-shot', 0, (a) => {
       const r = emulatePushRbp(m, address, a);
       if (r === NotifyResult.STOP) {
         hits++;
@@ -171,7 +171,7 @@ describe('DieChain on a running machine', () => {
     // The second vfs_read hit an int3 nobody claims.
     expect(task.killedBy).toBe(9);
     expect(m.printk.dmesg()).toMatch(/int3: 0000 \[#1\] SMP/);
-    m.memory.textPoke(address, original);
+    m.kernel.memory.textPoke(address, original);
     const after = runCat(m);
     expect(after.task.exitCode).toBe(0);
   });
@@ -188,7 +188,7 @@ describe('DieChain on a running machine', () => {
     expect(dmesg).toContain('Comm: cat');
     expect(dies.map((d) => [d.val, d.stopped])).toEqual([['DIE_INT3', false]]);
     expect(m.panicked).toBeUndefined();
-    m.memory.textPoke(address, original);
+    m.kernel.memory.textPoke(address, original);
     const next = m.spawn(['hello']);
     expect(m.run({ until: () => next.exited })).toEqual({ reason: 'done' });
     expect(next.exitCode).toBe(0);
@@ -197,14 +197,14 @@ describe('DieChain on a running machine', () => {
   it('should report DIE_PAGE_FAULT for a bad user pointer in kernel mode before the exception-table fixup', () => {
     const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
     const faults: { cs: number; ip: bigint; err: number; fixup: boolean; sym: string }[] = [];
-    m.dieChain.register('pf-watch', 0, (a) => {
+    m.kernel.dieChain.register('pf-watch', 0, (a) => {
       if (a.val === DieVal.PAGE_FAULT) {
         expect(a.trapnr).toBe(ExceptionVector.PageFault);
         faults.push({
           cs: Number(a.regs.get('cs')),
           ip: a.regs.ip,
           err: a.err,
-          fixup: m.exTable.has(a.regs.ip),
+          fixup: m.kernel.exTable.has(a.regs.ip),
           sym: m.kallsyms.lookup(a.regs.ip)?.sym.name ?? 'user',
         });
       }
@@ -227,7 +227,7 @@ describe('DieChain on a running machine', () => {
   it('should let a NOTIFY_STOP on a user-mode page fault suppress the SIGSEGV', () => {
     const m = Machine.boot({ image, cpus: 1, programs: sampleProgram });
     const skipped: string[] = [];
-    m.dieChain.register('skip-store', 0, (a) => {
+    m.kernel.dieChain.register('skip-store', 0, (a) => {
       if (a.val !== DieVal.PAGE_FAULT || a.regs.get('cs') !== BigInt(Selector.USER_CS)) return NotifyResult.DONE;
       // Step over the faulting store, as a user-space fixup handler would.
       const [insn] = disassemble(m.cpus[a.cpu].addressSpace.read(a.regs.ip, 15), a.regs.ip, 1);
@@ -270,11 +270,11 @@ describe('DieChain on a running machine', () => {
           const armed = new Set<bigint>();
           for (const fn of probed) {
             const address = m.kallsyms.lookupName(fn)!.address;
-            m.memory.textPoke(address, new Uint8Array([0xcc]));
+            m.kernel.memory.textPoke(address, new Uint8Array([0xcc]));
             armed.add(address + 1n);
           }
           const hits = new Set<bigint>();
-          m.dieChain.register('breakpoints', 0, (a) => {
+          m.kernel.dieChain.register('breakpoints', 0, (a) => {
             if (!armed.has(a.regs.ip)) return NotifyResult.DONE;
             hits.add(a.regs.ip);
             return emulatePushRbp(m, a.regs.ip - 1n, a);
@@ -292,7 +292,7 @@ describe('DieChain on a running machine', () => {
           ).toEqual([0, 0, 0, 0, 11]);
           expect(m.printk.dmesg()).not.toMatch(/Oops|BUG/);
           expect(hits.size, where).toBe(armed.size);
-          expect(m.space.readU32(m.image.symbols.kernel_flag)).toBe(0);
+          expect(m.space.readU32(m.kernel.image.symbols.kernel_flag)).toBe(0);
         },
       ),
       { numRuns: Number(process.env.INT3_FUZZ_RUNS ?? 8) },

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Machine, type RunOutcome } from '../src/machine/machine.js';
+import type { KernelMemory } from '../src/mm/kernel-memory.js';
 import { readSampleImage, sampleProgram } from '../src/sample-image.js';
 import type { Task } from '../src/sched/task.js';
+
+/** The allocators' bookkeeping is no part of the subsystem API: the test reads the KernelMemory behind it. */
+const kernelMemory = (m: Machine) => m.kernel.memory as KernelMemory;
 
 /**
  * The interleaving campaign: random quanta, CPU counts and mixes of concurrent workloads must never
@@ -121,8 +125,12 @@ function runScenario(s: Scenario): RunResult {
   m.tasks$.subscribe((e) => {
     if (e.type === 'task:created' && e.ppid !== 0) children.set(e.pid, e.ppid);
   });
-  const heapBefore = m.memory.heap.liveCount;
-  const vmallocBefore = JSON.stringify(m.memory.vmalloc.allocations().map(([a, n]) => [a.toString(16), n]));
+  const heapBefore = kernelMemory(m).heap.liveCount;
+  const vmallocBefore = JSON.stringify(
+    kernelMemory(m)
+      .vmalloc.allocations()
+      .map(([a, n]) => [a.toString(16), n]),
+  );
   const tasks = s.workloads.map((argv) => m.spawn(argv));
   const deadlineNs = m.clock(0) + DEADLINE_NS;
   const outcome = m.run({ until: () => tasks.every((t) => t.exited) && m.sched.tasks.size === 0, deadlineNs });
@@ -164,13 +172,18 @@ function checkInvariants(s: Scenario, r: RunResult): void {
     where,
   ).toEqual([]);
   // The kernel is quiescent and has given back what the tasks took.
-  expect(m.space.readU32(m.image.symbols.kernel_flag), 'kernel_flag').toBe(0);
+  expect(m.space.readU32(m.kernel.image.symbols.kernel_flag), 'kernel_flag').toBe(0);
   expect(m.sched.tasks.size).toBe(0);
   expect(m.sched.current.every((t) => t === undefined)).toBe(true);
-  expect(m.memory.heap.liveCount - r.heapBefore, 'heap objects left').toBe(expectedResidue(s.workloads));
-  expect(JSON.stringify(m.memory.vmalloc.allocations().map(([a, n]) => [a.toString(16), n])), 'kernel stacks').toBe(
-    r.vmallocBefore,
-  );
+  expect(kernelMemory(m).heap.liveCount - r.heapBefore, 'heap objects left').toBe(expectedResidue(s.workloads));
+  expect(
+    JSON.stringify(
+      kernelMemory(m)
+        .vmalloc.allocations()
+        .map(([a, n]) => [a.toString(16), n]),
+    ),
+    'kernel stacks',
+  ).toBe(r.vmallocBefore);
 }
 
 describe('interleaving', () => {

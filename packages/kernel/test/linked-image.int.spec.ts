@@ -40,7 +40,7 @@ describe(ModuleLoader.prototype.loadLinked, () => {
     expect(twice?.address).toBe(0xffffffff90000000n);
     expect(m.kallsyms.format(twice!.address + 1n)).toMatch(/^twice\+0x1\/0x[0-9a-f]+ \[img\]$/);
     expect(m.modules.moduleAt(twice!.address)).toBe(mod);
-    expect(m.guest.call(0, twice!.address, [21n])).toBe(42n);
+    expect(m.kernel.guest.call(0, twice!.address, [21n])).toBe(42n);
     expect(m.space.readU64(m.kallsyms.lookupName('counter')!.address)).toBe(5n);
   });
 

@@ -6,8 +6,12 @@ import { PageFlags, parseElf } from '@int3/cpu';
 import { describe, expect, it } from 'vitest';
 import { KernelError } from '../src/kernel-error.js';
 import { Machine } from '../src/machine/machine.js';
+import type { KernelMemory } from '../src/mm/kernel-memory.js';
 import { type LoadedModule, ModuleState, type ModuleStateValue } from '../src/modules/module-loader.js';
 import { IMAGE_DIR, readSampleImage, sampleProgram } from '../src/sample-image.js';
+
+/** The allocators' bookkeeping is no part of the subsystem API: the test reads the KernelMemory behind it. */
+const kernelMemory = (m: Machine) => m.kernel.memory as KernelMemory;
 
 const image = readSampleImage();
 const modulesDir = join(IMAGE_DIR, 'modules');
@@ -106,11 +110,11 @@ describe('ModuleLoader.load', () => {
     ]);
     // Module text is kernel text for textPoke (kprobes arm there); data is not.
     const greet = m.kallsyms.lookupName('hello:hello_greet')!.address;
-    const poke = m.memory.textPoke(greet, new Uint8Array([0x55]));
+    const poke = m.kernel.memory.textPoke(greet, new Uint8Array([0x55]));
     expect(poke.before).toEqual(new Uint8Array([0x55]));
-    expect(() => m.memory.textPoke(m.kallsyms.lookupName('hello:hello_count')!.address, new Uint8Array([0]))).toThrow(
-      /is not kernel text/,
-    );
+    expect(() =>
+      m.kernel.memory.textPoke(m.kallsyms.lookupName('hello:hello_count')!.address, new Uint8Array([0])),
+    ).toThrow(/is not kernel text/);
   });
 
   it('should place the module within ±2 GiB of kernel text, as rel32 calls to the kernel need', () => {
@@ -148,9 +152,9 @@ describe('ModuleLoader.load', () => {
 
   it('should keep running workloads with a module loaded, and balance kmalloc/kfree in init', () => {
     const { m } = boot();
-    const live = m.memory.heap.liveCount;
+    const live = kernelMemory(m).heap.liveCount;
     m.modules.load(ko('hello'), 'hello.ko');
-    expect(m.memory.heap.liveCount).toBe(live);
+    expect(kernelMemory(m).heap.liveCount).toBe(live);
     const task = m.spawn(['cat', '/etc/hostname']);
     expect(m.run({ until: () => task.exited })).toEqual({ reason: 'done' });
     expect(task.exitCode).toBe(0);
@@ -171,8 +175,8 @@ describe('ModuleLoader.load', () => {
   it('should undo everything when init_module fails with -ENODEV', () => {
     const { m, seen, last } = boot();
     const pages = mappedPages(m);
-    const areas = m.memory.modules.allocations();
-    const live = m.memory.heap.liveCount;
+    const areas = kernelMemory(m).modules.allocations();
+    const live = kernelMemory(m).heap.liveCount;
     const e = errorOf(() => m.modules.load(ko('nodev'), 'nodev.ko'));
     expect(e).toMatchObject({ code: 'BAD_MODULE', message: 'nodev: init_module failed with -19' });
     expect(seen).toEqual(['COMING nodev', 'GOING nodev']);
@@ -182,8 +186,8 @@ describe('ModuleLoader.load', () => {
     expect(m.kallsyms.all().filter((s) => s.module === 'nodev')).toEqual([]);
     for (const [start] of last()!.regions) expect(m.space.flagsAt(start)).toBe(0);
     expect(mappedPages(m)).toEqual(pages);
-    expect(m.memory.modules.allocations()).toEqual(areas);
-    expect(m.memory.heap.liveCount).toBe(live);
+    expect(kernelMemory(m).modules.allocations()).toEqual(areas);
+    expect(kernelMemory(m).heap.liveCount).toBe(live);
     expect(m.modules.list()).toEqual([]);
     // Nothing stale: a retry starts from fresh .data (the probe count is 1 again).
     expect(() => m.modules.load(ko('nodev'), 'nodev.ko')).toThrow('init_module failed with -19');

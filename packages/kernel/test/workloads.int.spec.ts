@@ -57,7 +57,7 @@ describe('a kernel oops', () => {
     const m = boot(2);
     const vfsRead = m.kallsyms.lookupName('vfs_read')!.address;
     const saved = m.space.read(vfsRead, 2);
-    m.memory.textPoke(vfsRead, new Uint8Array([0x0f, 0x0b])); // BUG() is ud2
+    m.kernel.memory.textPoke(vfsRead, new Uint8Array([0x0f, 0x0b])); // BUG() is ud2
     const victim = m.spawn(['cat', '/etc/motd']);
     expect(m.run({ until: () => victim.exited })).toEqual({ reason: 'done' });
     expect(victim.killedBy).toBe(9);
@@ -66,7 +66,7 @@ describe('a kernel oops', () => {
     expect(dmesg).toMatch(/RIP: 0010:vfs_read\+0x0\/0x[0-9a-f]+/);
     expect(dmesg).toMatch(/Call Trace:\n.*<TASK>\n.* sys_read\+0x[0-9a-f]+\/0x[0-9a-f]+\n.* do_syscall_64\+/);
     expect(dmesg).toContain(`CPU: 0 PID: 1 Comm: cat Not tainted ${m.release} #1`);
-    m.memory.textPoke(vfsRead, saved);
+    m.kernel.memory.textPoke(vfsRead, saved);
     const after = m.spawn(['cat', '/etc/hostname']);
     expect(m.run({ until: () => after.exited })).toEqual({ reason: 'done' });
     expect(after.exitCode).toBe(0);
@@ -75,7 +75,7 @@ describe('a kernel oops', () => {
 
   it('should panic instead when panic_on_oops is set', () => {
     const m = Machine.boot({ image, cpus: 1, programs: sampleProgram, panicOnOops: true });
-    m.memory.textPoke(m.kallsyms.lookupName('vfs_read')!.address, new Uint8Array([0x0f, 0x0b]));
+    m.kernel.memory.textPoke(m.kallsyms.lookupName('vfs_read')!.address, new Uint8Array([0x0f, 0x0b]));
     m.spawn(['cat', '/etc/motd']);
     expect(m.run()).toEqual({ reason: 'panic', message: 'Fatal exception' });
     expect(m.printk.dmesg()).toContain('Kernel panic - not syncing: Fatal exception');

@@ -1,10 +1,15 @@
-import { hi32, lo32, Reg, Selector } from '@int3/cpu';
+import { type AddressSpace, type Cpu, hi32, lo32, Reg, type RunResult, Selector } from '@int3/cpu';
+import type { Kallsyms } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { PcpuHot } from '../sched/scheduler.js';
+import type { Task } from '../sched/task.js';
 import { loadTaskRegs, saveTaskRegs } from '../sched/task-regs.js';
 import { SYSV_ARG_REGS } from '../traps/pt-regs.js';
-import type { Machine } from './machine.js';
+import type { CpuRunner } from './cpu-stepper.js';
+import type { GateDispatcher } from './gate-dispatcher.js';
+import type { HostCalls } from './host-calls.js';
+import type { KernelPanic } from './kernel-panic.js';
 
 /** Options of a host-to-guest call. */
 export interface GuestCallOptions {
@@ -24,6 +29,27 @@ export class GuestCallError extends KernelError {
   }
 }
 
+/** What the {@link GuestCaller} needs of the kernel around it. */
+export interface GuestCallerHost {
+  readonly cpus: readonly Cpu[];
+  /** Address of each CPU's `pcpu_hot`. */
+  readonly pcpu: readonly bigint[];
+  /** The kernel address space (the per-CPU areas live there). */
+  readonly space: AddressSpace;
+  /** Top of each CPU's stack for calls made outside any task. */
+  readonly hostStackTop: readonly bigint[];
+  /** The task running on each CPU. */
+  readonly current: readonly (Task | undefined)[];
+  readonly runner: CpuRunner;
+  readonly hostCalls: Pick<HostCalls, 'define' | 'lookupHalves'>;
+  readonly gates: Pick<GateDispatcher, 'call' | 'complete'>;
+  /** Routes an exception raised inside the call; false when it oopsed. */
+  trapInCall(cpu: number, r: Extract<RunResult, { reason: 'exception' }>): boolean;
+  readonly panic: Pick<KernelPanic, 'message'>;
+  /** Names functions in messages. */
+  readonly kallsyms: Pick<Kallsyms, 'format'>;
+}
+
 /**
  * Host-to-guest calls: the host builds a frame whose return address is a gate, runs the CPU until it
  * reaches that gate, and restores the CPU as it was. Gates reached on the way run their services
@@ -37,10 +63,10 @@ export class GuestCaller {
   private depth = 0;
 
   constructor(
-    private readonly m: Machine,
+    private readonly host: GuestCallerHost,
     private readonly limit: number,
   ) {
-    this.returnGate = m.hostCalls.define('int3_return_gate', () => {
+    this.returnGate = host.hostCalls.define('int3_return_gate', () => {
       throw new KernelError('EINVAL', 'the return gate was reached outside a host-to-guest call');
     });
     this.returnLo = lo32(this.returnGate);
@@ -49,7 +75,7 @@ export class GuestCaller {
 
   /** Calls `fn(args…)` on `cpu` with the SysV ABI and returns rax. */
   call(cpu: number, fn: bigint, args: readonly bigint[], options: GuestCallOptions = {}): bigint {
-    const m = this.m;
+    const m = this.host;
     const c = m.cpus[cpu];
     const saved = saveTaskRegs(c);
     const savedCpl = c.cpl;
@@ -89,7 +115,7 @@ export class GuestCaller {
           );
         }
         // The limit counts every instruction: a handler in instrumentation mode costs no virtual time.
-        const r = m.stepHook ? m.stepOnce(cpu) : c.run(Number.POSITIVE_INFINITY, this.limit - (c.retired - start) + 1);
+        const r = m.runner.run(cpu, Number.POSITIVE_INFINITY, this.limit - (c.retired - start) + 1);
         if (r.reason === 'gate') {
           if (c.ripLo === this.returnLo && c.ripHi === this.returnHi && c.getReg(Reg.RSP) === expectedSp) {
             return c.getReg(Reg.RAX);
@@ -97,20 +123,22 @@ export class GuestCaller {
           const gate = m.hostCalls.lookupHalves(c.ripLo, c.ripHi);
           if (!gate)
             throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${c.rip.toString(16)}`);
-          const result = m.callGate(cpu, gate);
+          const result = m.gates.call(cpu, gate);
           if (typeof result === 'object' && !('jumped' in result)) {
             throw new KernelError(
               'EINVAL',
               `host_${gate.name} would block or exit inside a host-to-guest call to ${m.kallsyms.format(fn)}`,
             );
           }
-          m.completeGate(cpu, result);
+          m.gates.complete(cpu, result);
         } else if (r.reason === 'exception') {
-          if (!m.trapsInNestedCall(cpu, r)) throw new GuestCallError(`${m.kallsyms.format(fn)} oopsed (see dmesg)`);
+          if (!m.trapInCall(cpu, r)) throw new GuestCallError(`${m.kallsyms.format(fn)} oopsed (see dmesg)`);
         } else if (r.reason === 'hlt') {
           throw new GuestCallError(`${m.kallsyms.format(fn)} executed hlt`);
         }
-        if (m.panicked) throw new GuestCallError(`kernel panic during ${m.kallsyms.format(fn)}: ${m.panicked}`);
+        if (m.panic.message) {
+          throw new GuestCallError(`kernel panic during ${m.kallsyms.format(fn)}: ${m.panic.message}`);
+        }
       }
     } finally {
       this.depth--;
@@ -125,11 +153,11 @@ export class GuestCaller {
    * on a kernel stack (a probe handler called from a trap), else on the CPU's own host-call stack.
    */
   private defaultStack(cpu: number, cpl: number): bigint {
-    const rsp = this.m.cpus[cpu].getReg(Reg.RSP);
-    const task = this.m.sched.current[cpu];
+    const rsp = this.host.cpus[cpu].getReg(Reg.RSP);
+    const task = this.host.current[cpu];
     const onTaskStack =
       task !== undefined && rsp > task.kernelStack && rsp <= task.kernelStack + BigInt(KernelLayout.THREAD_SIZE);
-    const host = this.m.hostStackTop[cpu];
+    const host = this.host.hostStackTop[cpu];
     const onHostStack = rsp > host - BigInt(KernelLayout.THREAD_SIZE) && rsp <= host;
     if (cpl === 0 && (onTaskStack || onHostStack)) return rsp - 256n;
     return host;

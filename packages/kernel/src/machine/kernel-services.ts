@@ -1,10 +1,16 @@
-import { AddressSpace, PageFlags } from '@int3/cpu';
+import { AddressSpace, type Cpu, PageFlags } from '@int3/cpu';
+import type { KernelImage } from '../boot/kernel-image.js';
+import type { MachineEvents } from '../events/machine-events.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
+import type { ObjectAllocator } from '../mm/object-allocator.js';
+import type { Scheduler } from '../sched/scheduler.js';
 import { userTaskRegs } from '../sched/task-regs.js';
+import type { TaskStacks } from '../sched/task-stacks.js';
 import { PT_REGS_NAMES } from '../traps/pt-regs.js';
+import type { Clock } from './cpu-clocks.js';
 import { exitMm } from './exit-mm.js';
-import type { HostCallHandler } from './host-calls.js';
-import type { Machine } from './machine.js';
+import type { HostCallHandler, HostCalls } from './host-calls.js';
+import type { KernelPanic } from './kernel-panic.js';
 
 const EAGAIN = -11;
 const ENOMEM = -12;
@@ -16,29 +22,48 @@ const TaskStruct = { pid: 8, comm: 16, exitState: 52 } as const;
 
 const decoder = new TextDecoder();
 
+/** What the kernel services need: the image's gates and symbols, memory, CPUs, tasks, the clock, events. */
+export interface KernelServicesHost {
+  readonly image: KernelImage;
+  /** The kernel address space. */
+  readonly space: AddressSpace;
+  readonly cpus: readonly Cpu[];
+  /** Address of each CPU's `pcpu_hot`. */
+  readonly pcpu: readonly bigint[];
+  /** kmalloc / kfree. */
+  readonly heap: Pick<ObjectAllocator, 'alloc' | 'free'>;
+  readonly hostCalls: Pick<HostCalls, 'bind'>;
+  readonly sched: Pick<Scheduler, 'tasks' | 'current' | 'runQueues' | 'add' | 'wake' | 'retire'>;
+  readonly stacks: TaskStacks;
+  readonly clock: Clock;
+  readonly events: Pick<MachineEvents, 'log' | 'writeConsole' | 'emitTask'>;
+  readonly panic: Pick<KernelPanic, 'panic'>;
+}
+
 /**
  * Binds the image's `host_*` gates (image/ABI.md §3) to their services. A gate the image declares but
  * the host does not implement, or the reverse, is an image mismatch and refused at boot.
  */
-export function bindKernelServices(m: Machine): void {
+export function bindKernelServices(m: KernelServicesHost): void {
   const services: Record<string, HostCallHandler> = {
     alloc: (ctx) => {
       const size = ctx.arg(0);
-      return size === 0n || size > BigInt(MAX_ALLOC) ? 0n : m.memory.heap.alloc(Number(size));
+      return size === 0n || size > BigInt(MAX_ALLOC) ? 0n : m.heap.alloc(Number(size));
     },
     free: (ctx) => {
-      m.memory.heap.free(ctx.arg(0));
+      m.heap.free(ctx.arg(0));
       return undefined;
     },
     log_store: (ctx) => {
       const len = Number(ctx.arg(2));
       const text = decoder.decode(m.cpus[ctx.cpu].addressSpace.read(ctx.arg(1), len));
-      m.log(ctx.cpu, Number(ctx.arg(0) & 7n), text);
+      m.events.log(ctx.cpu, Number(ctx.arg(0) & 7n), text);
       return len;
     },
     console_write: (ctx) => {
       const len = Number(ctx.arg(1));
-      m.writeConsole(ctx.cpu, m.cpus[ctx.cpu].addressSpace.read(ctx.arg(0), len));
+      const pid = m.sched.current[ctx.cpu]?.pid ?? 0;
+      m.events.writeConsole(ctx.cpu, pid, m.cpus[ctx.cpu].addressSpace.read(ctx.arg(0), len));
       return len;
     },
     schedule: () => ({ yield: true }),
@@ -53,13 +78,13 @@ export function bindKernelServices(m: Machine): void {
     task_exit: (ctx) => exit(m, ctx.cpu, ctx.arg(0)),
     sleep_ns: (ctx) => {
       const task = m.sched.current[ctx.cpu]!;
-      const until = m.clock(ctx.cpu) + Number(ctx.arg(0));
+      const until = m.clock.clock(ctx.cpu) + Number(ctx.arg(0));
       return { block: { channel: `sleep:${task.pid}`, resume: () => 0n, until } };
     },
-    clock_ns: (ctx) => BigInt(m.clock(ctx.cpu)),
+    clock_ns: (ctx) => BigInt(m.clock.clock(ctx.cpu)),
     panic: (ctx) => {
       const msg = decoder.decode(m.cpus[ctx.cpu].addressSpace.read(ctx.arg(0), Number(ctx.arg(1))));
-      m.panic(ctx.cpu, msg);
+      m.panic.panic(ctx.cpu, msg);
       m.sched.retire(ctx.cpu);
       return { exit: -1 };
     },
@@ -80,7 +105,7 @@ export function bindKernelServices(m: Machine): void {
  * `host_task_fork(child, regs)`: copies the parent's user address space (sharing its read-only pages)
  * and makes the child runnable in user mode straight from `regs` (image/ABI.md §6.2).
  */
-function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint | number {
+function fork(m: KernelServicesHost, cpu: number, child: bigint, regsAddr: bigint): bigint | number {
   const parent = m.sched.current[cpu];
   if (!parent) return EAGAIN;
   const comm = m.space.readCString(child + BigInt(TaskStruct.comm), 16);
@@ -96,9 +121,9 @@ function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint 
     }
   }
   const childCpu = m.sched.runQueues.pickCpu();
-  let task: ReturnType<Machine['newTask']>;
+  let task: ReturnType<TaskStacks['newTask']>;
   try {
-    task = m.newTask(child, comm, parent, mm, childCpu);
+    task = m.stacks.newTask(child, comm, parent, mm, childCpu);
   } catch {
     return ENOMEM;
   }
@@ -132,7 +157,14 @@ function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint 
   });
   parent.children.push(task);
   m.sched.add(task);
-  m.emitTask({ type: 'task:created', at: m.clock(cpu), cpu: childCpu, pid: task.pid, comm, ppid: parent.pid });
+  m.events.emitTask({
+    type: 'task:created',
+    at: m.clock.clock(cpu),
+    cpu: childCpu,
+    pid: task.pid,
+    comm,
+    ppid: parent.pid,
+  });
   return 0n;
 }
 
@@ -140,17 +172,17 @@ function fork(m: Machine, cpu: number, child: bigint, regsAddr: bigint): bigint 
  * `host_task_exit(code)`: the task leaves its CPU for good, then the big kernel lock is released, its
  * kernel stack freed, and its `task_struct` too when nobody will reap it (image/ABI.md §6.3).
  */
-function exit(m: Machine, cpu: number, code: bigint): { exit: number } {
+function exit(m: KernelServicesHost, cpu: number, code: bigint): { exit: number } {
   const task = m.sched.retire(cpu);
   const status = Number(BigInt.asIntN(32, code));
   m.space.writeU32(m.image.symbols.kernel_flag, 0);
   if (!task) return { exit: status };
-  m.freeTaskStack(task);
+  m.stacks.free(task);
   exitMm(task.mm);
-  if (m.space.readU32(task.guestTask + BigInt(TaskStruct.exitState)) === EXIT_DEAD) m.memory.heap.free(task.guestTask);
+  if (m.space.readU32(task.guestTask + BigInt(TaskStruct.exitState)) === EXIT_DEAD) m.heap.free(task.guestTask);
   task.exitCode = status;
   task.state = 'dead';
   m.sched.tasks.delete(task.pid);
-  m.emitTask({ type: 'task:exited', at: m.clock(cpu), cpu, pid: task.pid, comm: task.comm, status });
+  m.events.emitTask({ type: 'task:exited', at: m.clock.clock(cpu), cpu, pid: task.pid, comm: task.comm, status });
   return { exit: status };
 }

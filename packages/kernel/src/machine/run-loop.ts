@@ -1,9 +1,13 @@
-import { ExceptionVector } from '@int3/cpu';
+import { type Cpu, ExceptionVector } from '@int3/cpu';
+import type { Scheduler } from '../sched/scheduler.js';
 import { NS_PER_INSTRUCTION, TICK_NS } from '../time/virtual-time.js';
 import type { TrapRouter } from '../traps/trap-router.js';
-import type { Machine } from './machine.js';
+import type { CpuClocks } from './cpu-clocks.js';
+import type { CpuRunner } from './cpu-stepper.js';
+import type { GateDispatcher } from './gate-dispatcher.js';
+import type { KernelPanic } from './kernel-panic.js';
 
-/** What {@link Machine.run} stopped on. */
+/** What a machine's `run` stopped on. */
 export type RunOutcome =
   | { readonly reason: 'done' }
   | { readonly reason: 'idle' }
@@ -13,7 +17,7 @@ export type RunOutcome =
   /** `stopAfter` held: the machine stopped between two CPU runs, possibly mid-round. */
   | { readonly reason: 'stopped' };
 
-/** How far {@link Machine.run} goes. */
+/** How far a machine's `run` goes. */
 export interface RunOptions {
   /** Checked at every round boundary: stop when it holds. */
   readonly until?: () => boolean;
@@ -40,6 +44,31 @@ export interface RunLoopState {
   readonly resumeCpu: number | undefined;
 }
 
+/** What the {@link RunLoop} needs of the kernel around it. */
+export interface RunLoopHost {
+  readonly cpus: readonly Cpu[];
+  /** Virtual instructions a CPU runs before the next CPU's turn. */
+  readonly quantum: number;
+  /** The CPUs' clocks: the loop advances their idle offsets. */
+  readonly clocks: CpuClocks;
+  readonly runner: CpuRunner;
+  readonly sched: Pick<
+    Scheduler,
+    | 'current'
+    | 'runQueues'
+    | 'needResched'
+    | 'switchIn'
+    | 'switchOut'
+    | 'wakeSleepers'
+    | 'anyRunnable'
+    | 'nextWakeup'
+    | 'blockedForever'
+  >;
+  readonly gates: Pick<GateDispatcher, 'handle'>;
+  readonly traps: Pick<TrapRouter, 'handle' | 'oops'>;
+  readonly panic: Pick<KernelPanic, 'message'>;
+}
+
 /**
  * The deterministic run loop: rounds in which every CPU in turn runs one quantum of virtual
  * instructions, a timer tick per CPU every {@link TICK_NS}, idle time fast-forwarded in whole quanta.
@@ -50,7 +79,7 @@ export interface RunLoopState {
  */
 export class RunLoop {
   /** Virtual ns each CPU spent idle: added to its virtual instructions to make its clock. */
-  readonly offsetNs: number[];
+  private readonly offsetNs: number[];
   private readonly nextTick: number[];
   /** End (virtual ns) of each CPU's slice when a stop interrupted it, else -1. */
   private readonly sliceEnd: number[];
@@ -59,27 +88,24 @@ export class RunLoop {
   private running = false;
   private readonly boundaryHooks: (() => void)[] = [];
 
-  constructor(
-    private readonly m: Machine,
-    private readonly traps: TrapRouter,
-  ) {
+  constructor(private readonly m: RunLoopHost) {
     const n = m.cpus.length;
-    this.offsetNs = new Array(n).fill(0);
+    this.offsetNs = m.clocks.offsetNs;
     this.nextTick = new Array(n).fill(TICK_NS);
     this.sliceEnd = new Array(n).fill(-1);
   }
 
-  /** See {@link Machine.run}. */
+  /** Runs round after round until `until()` holds, nothing is left to run, the deadline passes, or a panic. */
   run(options: RunOptions): RunOutcome {
     const m = this.m;
     for (;;) {
-      if (m.panicked) return { reason: 'panic', message: m.panicked };
+      if (m.panic.message) return { reason: 'panic', message: m.panic.message };
       // A round a stop interrupted is finished before anything is checked, as if it never stopped.
       if (this.resumeCpu === undefined) {
         options.onRound?.();
         if (options.until?.()) return { reason: 'done' };
-        if (options.deadlineNs !== undefined && m.clock(0) >= options.deadlineNs)
-          return { reason: 'time', at: m.clock(0) };
+        if (options.deadlineNs !== undefined && m.clocks.clock(0) >= options.deadlineNs)
+          return { reason: 'time', at: m.clocks.clock(0) };
         if (!m.sched.anyRunnable()) {
           const wake = m.sched.nextWakeup();
           if (wake === undefined) {
@@ -89,18 +115,21 @@ export class RunLoop {
           }
           // Idle until a wake-up, or (asked to run until a time) tick by tick to the deadline, so the
           // round-boundary work (delayed work such as kprobes' optimizer) runs while the CPUs idle.
-          this.fastForward(wake ?? Math.min(options.deadlineNs!, m.clock(0) + TICK_NS));
+          this.fastForward(wake ?? Math.min(options.deadlineNs!, m.clocks.clock(0) + TICK_NS));
         }
       }
       if (this.runRound(options.stopAfter)) return { reason: 'stopped' };
     }
   }
 
-  /** See {@link Machine.runRound}. */
+  /**
+   * One round: every CPU in order runs one quantum (the rest of the round, when a stop interrupted
+   * it). Returns true when `stopAfter` stopped it before its end.
+   */
   runRound(stopAfter?: () => boolean): boolean {
     this.running = true;
     try {
-      for (let c = this.resumeCpu ?? 0; c < this.m.cpus.length && !this.m.panicked; c++) {
+      for (let c = this.resumeCpu ?? 0; c < this.m.cpus.length && !this.m.panic.message; c++) {
         this.resumeCpu = undefined;
         if (this.runSlice(c, stopAfter)) {
           this.resumeCpu = c;
@@ -112,11 +141,11 @@ export class RunLoop {
       this.running = false;
     }
     // The round is complete: every CPU ran its slice since the last boundary.
-    for (let i = 0; i < this.boundaryHooks.length && !this.m.panicked; i++) this.boundaryHooks[i]();
+    for (let i = 0; i < this.boundaryHooks.length && !this.m.panic.message; i++) this.boundaryHooks[i]();
     return false;
   }
 
-  /** See {@link Machine.onRoundBoundary}. */
+  /** Calls `fn` at every round boundary, in registration order; returns the unregister handle. */
   onRoundBoundary(fn: () => void): () => void {
     this.boundaryHooks.push(fn);
     return () => {
@@ -155,30 +184,30 @@ export class RunLoop {
     const m = this.m;
     const c = m.cpus[cpu];
     const resumed = this.sliceEnd[cpu];
-    const end = resumed >= 0 ? resumed : m.clock(cpu) + m.quantum * NS_PER_INSTRUCTION;
+    const end = resumed >= 0 ? resumed : m.clocks.clock(cpu) + m.quantum * NS_PER_INSTRUCTION;
     this.sliceEnd[cpu] = -1;
     for (;;) {
-      m.sched.wakeSleepers(cpu, m.clock(cpu));
-      const now = m.clock(cpu);
-      if (now >= end || m.panicked) break;
+      m.sched.wakeSleepers(cpu, m.clocks.clock(cpu));
+      const now = m.clocks.clock(cpu);
+      if (now >= end || m.panic.message) break;
       const task = m.sched.current[cpu] ?? m.sched.switchIn(cpu);
       if (!task) {
         this.offsetNs[cpu] += end - now;
         break;
       }
-      const r = m.stepHook ? m.stepOnce(cpu) : c.run(Math.ceil((end - now) / NS_PER_INSTRUCTION));
+      const r = m.runner.run(cpu, Math.ceil((end - now) / NS_PER_INSTRUCTION));
       switch (r.reason) {
         case 'budget':
         case 'interrupt':
           break;
         case 'gate':
-          m.handleGate(cpu);
+          m.gates.handle(cpu);
           break;
         case 'exception':
-          this.traps.handle(cpu, r);
+          m.traps.handle(cpu, r);
           break;
         case 'hlt':
-          this.traps.oops(cpu, {
+          m.traps.oops(cpu, {
             vector: ExceptionVector.GeneralProtection,
             errorCode: 0,
             reason: 'hlt executed by a task',
@@ -191,8 +220,8 @@ export class RunLoop {
       }
     }
     // The timer tick: time slices end at a tick; the switch waits until the task is in user mode.
-    if (m.clock(cpu) >= this.nextTick[cpu]) {
-      while (this.nextTick[cpu] <= m.clock(cpu)) this.nextTick[cpu] += TICK_NS;
+    if (m.clocks.clock(cpu) >= this.nextTick[cpu]) {
+      while (this.nextTick[cpu] <= m.clocks.clock(cpu)) this.nextTick[cpu] += TICK_NS;
       if (m.sched.runQueues.length(cpu) > 0) m.sched.needResched[cpu] = true;
     }
     if (m.sched.needResched[cpu] && m.sched.current[cpu] && c.cpl === 3) m.sched.switchOut(cpu);
@@ -202,7 +231,7 @@ export class RunLoop {
   private fastForward(to: number): void {
     // Every CPU idles the same whole number of quanta, so they stay in lockstep.
     const q = this.m.quantum * NS_PER_INSTRUCTION;
-    const rounds = Math.floor((to - this.m.clock(0)) / q);
+    const rounds = Math.floor((to - this.m.clocks.clock(0)) / q);
     if (rounds <= 0) return;
     for (let c = 0; c < this.offsetNs.length; c++) this.offsetNs[c] += rounds * q;
   }

@@ -1,9 +1,21 @@
-import { ElfError, type ElfFile, type ElfSymbol, loadElf, PAGE_SIZE, PageFlags, parseElf } from '@int3/cpu';
+import {
+  type AddressSpace,
+  ElfError,
+  type ElfFile,
+  type ElfSymbol,
+  loadElf,
+  PAGE_SIZE,
+  PageFlags,
+  parseElf,
+} from '@int3/cpu';
 import { kallsymsInputs } from '../boot/kernel-image.js';
+import type { MachineEvents } from '../events/machine-events.js';
+import type { Kallsyms } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
-import type { Machine } from '../machine/machine.js';
+import type { Clock } from '../machine/cpu-clocks.js';
+import type { GuestCalls } from '../machine/kernel-api.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
-import { defineModuleApiGates } from './module-api-gates.js';
+import type { KernelMemory } from '../mm/kernel-memory.js';
 import { setModuleParams } from './module-params.js';
 import { applyRelocation } from './relocate.js';
 
@@ -44,6 +56,23 @@ export type ModuleNotifier = (state: ModuleStateValue, module: LoadedModule) => 
 
 type Group = 'text' | 'rodata' | 'data';
 
+/** What the {@link ModuleLoader} needs of the kernel around it. */
+export interface ModuleLoaderHost {
+  /** The kernel address space. */
+  readonly space: AddressSpace;
+  readonly memory: Pick<KernelMemory, 'moduleAlloc' | 'vmallocMap' | 'free'>;
+  /** Resolves undefined symbols; gets each module's symbols. */
+  readonly kallsyms: Pick<Kallsyms, 'addRegion' | 'removeRegion' | 'lookupAll'>;
+  /** Runs `init_module` and `cleanup_module`. */
+  readonly guest: Pick<GuestCalls, 'call'>;
+  /** The guest's `init_task`: init and exit run as it. */
+  readonly initTask: bigint;
+  readonly clock: Clock;
+  readonly events: Pick<MachineEvents, 'log' | 'emitMachine'>;
+  /** Defines the module API the kernel's C lacks (once; later calls change nothing). */
+  defineApiGates(): void;
+}
+
 /**
  * The module loader: links a relocatable object (`ET_REL`, built with the kernel flags) into the module
  * area — text read-only+exec, rodata read-only, data and bss writable+NX — resolving undefined symbols
@@ -57,7 +86,7 @@ export class ModuleLoader {
   /** Modules adopted by {@link loadLinked}: never unloaded, so never forgotten. */
   private readonly linked = new Set<string>();
 
-  constructor(private readonly m: Machine) {}
+  constructor(private readonly m: ModuleLoaderHost) {}
 
   /** Adds a module notifier; returns its unregister handle. */
   onModule(fn: ModuleNotifier): () => void {
@@ -112,7 +141,7 @@ export class ModuleLoader {
     }
     if (elf.type !== 'rel')
       throw new KernelError('BAD_MODULE', `${fileName}: not a relocatable object (ET_REL); build it with gcc -c`);
-    defineModuleApiGates(this.m);
+    this.m.defineApiGates();
     const { sections, regions, commons } = this.layout(elf, name);
     const m = this.m;
     const symbolAddress = (sym: ElfSymbol): bigint => this.resolve(sym, sections, commons, name);
@@ -151,7 +180,7 @@ export class ModuleLoader {
             regions.push([at, size, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute]);
             return at;
           },
-          log: (level, text) => m.log(cpu, level, text),
+          log: (level, text) => m.events.log(cpu, level, text),
         },
         name,
         paramSection && { address: sections.get(paramSection.index)!, size: paramSection.size },
@@ -199,9 +228,7 @@ export class ModuleLoader {
     try {
       this.notify(ModuleState.COMING, mod);
       ret =
-        mod.init === undefined
-          ? 0
-          : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.image.symbols.init_task })));
+        mod.init === undefined ? 0 : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.initTask })));
     } catch (e) {
       // An init that oopses or runs away leaves nothing behind either.
       this.teardown(mod);
@@ -213,7 +240,7 @@ export class ModuleLoader {
     }
     mod.state = ModuleState.LIVE;
     this.notify(ModuleState.LIVE, mod);
-    m.emitMachine({ type: 'module:loaded', at: m.clock(cpu), cpu, name, base: regions[0][0] });
+    m.events.emitMachine({ type: 'module:loaded', at: m.clock.clock(cpu), cpu, name, base: regions[0][0] });
     return mod;
   }
 
@@ -276,7 +303,13 @@ export class ModuleLoader {
     mod.state = ModuleState.LIVE;
     this.notify(ModuleState.LIVE, mod);
     this.linked.add(name);
-    this.m.emitMachine({ type: 'module:loaded', at: this.m.clock(0), cpu: 0, name, base: segments[0]?.vaddr ?? 0n });
+    this.m.events.emitMachine({
+      type: 'module:loaded',
+      at: this.m.clock.clock(0),
+      cpu: 0,
+      name,
+      base: segments[0]?.vaddr ?? 0n,
+    });
     return mod;
   }
 
@@ -285,9 +318,9 @@ export class ModuleLoader {
     const mod = this.modules.get(name);
     if (!mod) throw new KernelError('ENOENT', `${name}: no such module`);
     if (this.linked.has(name)) throw new KernelError('EBUSY', `${name}: a linked image (--image) cannot be unloaded`);
-    if (mod.exit !== undefined) this.m.guest.call(cpu, mod.exit, [], { asTask: this.m.image.symbols.init_task });
+    if (mod.exit !== undefined) this.m.guest.call(cpu, mod.exit, [], { asTask: this.m.initTask });
     this.teardown(mod);
-    this.m.emitMachine({ type: 'module:unloaded', at: this.m.clock(cpu), cpu, name });
+    this.m.events.emitMachine({ type: 'module:unloaded', at: this.m.clock.clock(cpu), cpu, name });
   }
 
   private teardown(mod: LoadedModule): void {

@@ -17,6 +17,14 @@ export interface SchedulerHost {
   readonly space: AddressSpace;
 }
 
+/** The scheduler as a machine's users see it: the live tasks and what runs on each CPU, read-only. */
+export interface SchedulerView {
+  /** Live tasks by pid. */
+  readonly tasks: ReadonlyMap<number, Task>;
+  /** The task running on each CPU (undefined while it idles). */
+  readonly current: readonly (Task | undefined)[];
+}
+
 /** Everything a {@link Scheduler} knows, copied: tasks with every field, in order (for machine snapshots). */
 export interface SchedulerState {
   /** Live tasks, in the order of `tasks`. */
@@ -40,7 +48,7 @@ export interface SchedulerState {
  * @see kernel/sched/core.c __schedule(), context_switch()
  * @see arch/x86/kernel/process_64.c __switch_to()
  */
-export class Scheduler {
+export class Scheduler implements SchedulerView {
   readonly tasks = new Map<number, Task>();
   readonly current: (Task | undefined)[];
   readonly runQueues: RunQueues;

@@ -64,7 +64,7 @@ describe(MachineSnapshotter, () => {
     const m = boot();
     let counter = 1;
     const early = m.snapshot();
-    const off = m.registerSnapshotProvider('counter', {
+    const off = m.kernel.registerSnapshotProvider('counter', {
       save: () => counter,
       restore: (s) => (counter = (s as number | undefined) ?? 0),
     });
@@ -74,7 +74,7 @@ describe(MachineSnapshotter, () => {
     expect(counter).toBe(1);
     m.restore(early);
     expect(counter).toBe(0);
-    expect(() => m.registerSnapshotProvider('counter', { save: () => 0, restore: () => {} })).toThrow(
+    expect(() => m.kernel.registerSnapshotProvider('counter', { save: () => 0, restore: () => {} })).toThrow(
       "a snapshot provider named 'counter' is already registered",
     );
     off();

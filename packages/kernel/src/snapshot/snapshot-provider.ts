@@ -5,7 +5,7 @@
  * provider registered after a snapshot was taken gets `restore(undefined)`: back to its initial state.
  *
  * @example
- * m.registerSnapshotProvider('kprobes', {
+ * m.kernel.registerSnapshotProvider('kprobes', {
  *   save: () => Object.freeze(kcbs.map((k) => k.copy())),
  *   restore: (s) => restoreKcbs(s as readonly Kcb[] | undefined),
  * });

@@ -1,7 +1,11 @@
-import { ExceptionVector, Reg, Rflags, type RunResult } from '@int3/cpu';
-import type { Machine } from '../machine/machine.js';
+import { type Cpu, ExceptionVector, Reg, Rflags, type RunResult } from '@int3/cpu';
+import type { MachineEvents } from '../events/machine-events.js';
+import type { Kallsyms } from '../kallsyms/kallsyms.js';
+import type { Clock } from '../machine/cpu-clocks.js';
+import type { KernelPanic } from '../machine/kernel-panic.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
-import { type DieArgs, DieVal, type DieValue, NotifyResult } from './die-chain.js';
+import type { Task } from '../sched/task.js';
+import { type DieArgs, type DieChain, DieVal, type DieValue, NotifyResult } from './die-chain.js';
 import { oopsReport } from './oops-report.js';
 import type { PtRegs } from './pt-regs.js';
 
@@ -27,6 +31,25 @@ export interface OopsInfo {
   readonly reason?: string;
 }
 
+/** What the {@link TrapRouter} needs of the kernel around it. */
+export interface TrapRouterHost {
+  readonly cpus: readonly Cpu[];
+  /** `struct pt_regs` view of each CPU, handed to die notifiers. */
+  readonly regs: readonly PtRegs[];
+  readonly dieChain: Pick<DieChain<PtRegs>, 'notify'>;
+  /** Faulting instruction → fixup. */
+  readonly exTable: ReadonlyMap<bigint, bigint>;
+  /** The task running on each CPU. */
+  readonly current: readonly (Task | undefined)[];
+  readonly events: Pick<MachineEvents, 'diesObserved' | 'emitDie' | 'emitMachine' | 'log'>;
+  readonly clock: Clock;
+  /** What an oops report names: symbols and the release. */
+  readonly oopsReport: { readonly kallsyms: Kallsyms; readonly release: string };
+  readonly panic: Pick<KernelPanic, 'panic' | 'onOops'>;
+  /** Sends the current task of `cpu` to `do_exit(signo)`. */
+  killCurrent(cpu: number, signo: number): void;
+}
+
 /**
  * The trap handlers: `do_int3`, `do_debug`, `do_page_fault`, `do_general_protection`,
  * `do_divide_error`, `do_invalid_op`. Each first offers the trap to the die notifier chain (kprobes'
@@ -39,8 +62,8 @@ export class TrapRouter {
   private oopsCount = 0;
   private readonly args: DieArgs<PtRegs>[];
 
-  constructor(private readonly m: Machine) {
-    this.args = m.regs.map((regs, cpu) => ({ val: DieVal.TRAP, regs, str: '', err: 0, trapnr: 0, cpu }));
+  constructor(private readonly host: TrapRouterHost) {
+    this.args = host.regs.map((regs, cpu) => ({ val: DieVal.TRAP, regs, str: '', err: 0, trapnr: 0, cpu }));
   }
 
   /** The router's state: how many oopses there were (the next report's `[#n]`). */
@@ -58,8 +81,8 @@ export class TrapRouter {
    * that means: a running task was already sent to `do_exit`; a host-to-guest call must unwind).
    */
   handle(cpu: number, r: ExceptionResult, nested = false): boolean {
-    const m = this.m;
-    const c = m.cpus[cpu];
+    const { cpus, events } = this.host;
+    const c = cpus[cpu];
     const vector = r.vector;
     const err = r.errorCode ?? 0;
     const [val, str] = DIE_FOR_VECTOR[vector] ?? [DieVal.TRAP, `trap ${vector}`];
@@ -69,9 +92,9 @@ export class TrapRouter {
     args.err = err;
     args.trapnr = vector;
     // The trapping rip, for the die event: read only when someone listens (a BigInt per trap otherwise).
-    const rip = m.diesObserved ? c.rip : 0n;
-    const stopped = m.dieChain.notify(args) === NotifyResult.STOP;
-    if (m.diesObserved) m.emitDie(cpu, val, vector, rip, stopped);
+    const rip = events.diesObserved ? c.rip : 0n;
+    const stopped = this.host.dieChain.notify(args) === NotifyResult.STOP;
+    if (events.diesObserved) events.emitDie(cpu, val, vector, rip, stopped);
     if (stopped) return true;
 
     const user = c.cpl === 3;
@@ -86,7 +109,7 @@ export class TrapRouter {
       case ExceptionVector.PageFault:
       case ExceptionVector.GeneralProtection: {
         if (user) return this.signal(cpu, 'SIGSEGV', r);
-        const fixup = m.exTable.get(c.rip);
+        const fixup = this.host.exTable.get(c.rip);
         if (fixup !== undefined) {
           c.rip = fixup;
           return true;
@@ -109,13 +132,13 @@ export class TrapRouter {
    * @see arch/x86/kernel/dumpstack.c oops_end(), make_task_dead()
    */
   oops(cpu: number, info: OopsInfo, nested = false): boolean {
-    const m = this.m;
-    const c = m.cpus[cpu];
-    const task = m.sched.current[cpu];
+    const { events, panic } = this.host;
+    const c = this.host.cpus[cpu];
+    const task = this.host.current[cpu];
     this.oopsCount++;
     const stackHigh = task ? task.kernelStack + BigInt(KernelLayout.THREAD_SIZE) : c.getReg(Reg.RSP) + 4096n;
     const stackLow = task ? task.kernelStack : c.getReg(Reg.RSP);
-    if (info.reason) m.log(cpu, 0, `BUG: ${info.reason}`);
+    if (info.reason) events.log(cpu, 0, `BUG: ${info.reason}`);
     for (const line of oopsReport({
       cpu: c,
       cpuIndex: cpu,
@@ -124,45 +147,44 @@ export class TrapRouter {
       cr2: info.cr2,
       pid: task?.pid ?? 0,
       comm: task?.comm ?? 'swapper',
-      ksyms: m.kallsyms,
+      ksyms: this.host.oopsReport.kallsyms,
       stackLow,
       stackHigh,
       oopsCount: this.oopsCount,
-      release: m.release,
+      release: this.host.oopsReport.release,
     })) {
-      m.log(cpu, 4, line);
+      events.log(cpu, 4, line);
     }
-    m.emitMachine({
+    events.emitMachine({
       type: 'machine:oops',
-      at: m.clock(cpu),
+      at: this.host.clock.clock(cpu),
       cpu,
       pid: task?.pid ?? 0,
       rip: c.rip,
       reason: info.reason ?? `vector ${info.vector}`,
     });
-    if (m.panicsOnOops) m.panic(cpu, 'Fatal exception');
+    if (panic.onOops) panic.panic(cpu, 'Fatal exception');
     else if (!nested) {
-      if (task) m.killCurrent(cpu, Signal.SIGKILL);
-      else m.panic(cpu, 'Attempted to kill the idle task!');
+      if (task) this.host.killCurrent(cpu, Signal.SIGKILL);
+      else panic.panic(cpu, 'Attempted to kill the idle task!');
     }
     return false;
   }
 
   /** A user-mode fault: log as `show_signal_msg` does for SIGSEGV, then kill the task. */
   private signal(cpu: number, name: keyof typeof Signal, r: ExceptionResult): boolean {
-    const m = this.m;
-    const c = m.cpus[cpu];
-    const task = m.sched.current[cpu];
+    const c = this.host.cpus[cpu];
+    const task = this.host.current[cpu];
     if (name === 'SIGSEGV' && task) {
       const at = (r.cr2 ?? 0n).toString(16);
       const hex16 = (v: bigint) => v.toString(16).padStart(16, '0');
-      m.log(
+      this.host.events.log(
         cpu,
         6,
         `${task.comm}[${task.pid}]: segfault at ${at} ip ${hex16(c.rip)} sp ${hex16(c.getReg(Reg.RSP))} error ${(r.errorCode ?? 0).toString(16)}`,
       );
     }
-    m.killCurrent(cpu, Signal[name]);
+    this.host.killCurrent(cpu, Signal[name]);
     return true;
   }
 }
