@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitepress';
+import { playgroundPlugins } from '../src/browser-bundle-plugins';
 import { int3Examples } from '../src/int3-examples';
 import { readmeSections } from '../src/readme-section';
 
@@ -22,9 +23,16 @@ export default defineConfig({
   title: 'int3',
   description: 'Linux kprobes on an emulated x86-64 kernel: learn and prototype kernel tracing without root',
   srcDir: 'pages',
+  // No favicon file: an empty one, so browsers do not ask the server root (404) under any base path.
+  head: [['link', { rel: 'icon', href: 'data:,' }]],
   outDir: 'site',
   cleanUrls: false,
   lastUpdated: false,
+  vite: {
+    plugins: playgroundPlugins(),
+    worker: { format: 'es', plugins: () => playgroundPlugins() },
+    optimizeDeps: { exclude: ['iced-x86'] },
+  },
   markdown: {
     config: (md) => {
       int3Examples(md, {
@@ -37,6 +45,7 @@ export default defineConfig({
   themeConfig: {
     nav: [
       { text: 'Guide', link: '/guide/getting-started' },
+      { text: 'Playground', link: '/playground' },
       { text: 'Reference', link: '/reference/kprobe-events' },
       { text: 'API', link: '/api/' },
     ],
@@ -47,6 +56,7 @@ export default defineConfig({
           text: 'Guide',
           items: [
             { text: 'Getting started', link: '/guide/getting-started' },
+            { text: 'Playground', link: '/playground' },
             { text: 'Concepts: how kprobes work', link: '/guide/concepts' },
             { text: 'Record and replay', link: '/guide/record-replay' },
             { text: 'Writing a tracer plugin', link: '/guide/plugins' },

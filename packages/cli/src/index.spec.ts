@@ -3,6 +3,12 @@ import * as api from './index.js';
 
 describe('@int3/cli exports', () => {
   it('should expose exactly the public API', () => {
-    expect(Object.keys(api).sort()).toEqual(['VERSION', 'createProgram']);
+    expect(Object.keys(api).sort()).toEqual([
+      'Interrupt',
+      'TracefsShell',
+      'VERSION',
+      'createProgram',
+      'createTracedSession',
+    ]);
   });
 });

@@ -1,0 +1,96 @@
+import image from 'virtual:int3-image';
+import { createTracedSession, Interrupt, type TracedSession, TracefsShell } from '@int3/cli';
+import { SAMPLE_IMAGE_PATH } from '@int3/kernel';
+import type { OutputChunk, PlaygroundReply, PlaygroundRequest } from './protocol.js';
+import { addFile } from './shims/vfs.js';
+
+for (const [path, base64] of Object.entries(image)) {
+  addFile(
+    path,
+    Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)),
+  );
+}
+
+/**
+ * Ctrl-C for the playground: a run stops at its next slice once the machine has retired more
+ * instructions than the budget, as `int3 tracefs` stops at Ctrl-C (the shell reports where).
+ */
+class BudgetInterrupt extends Interrupt {
+  budget = Number.POSITIVE_INFINITY;
+  constructor(private readonly retired: () => number) {
+    super();
+  }
+  override get requested(): boolean {
+    return super.requested || this.retired() > this.budget;
+  }
+}
+
+function retired(t: TracedSession): number {
+  let n = 0;
+  for (const cpu of t.session.machine.cpus) n += cpu.retired;
+  return n;
+}
+
+/** One machine and its `int3 tracefs` shell, driven by the page's requests. */
+export class PlaygroundEngine {
+  private traced: TracedSession | undefined;
+  private shell: TracefsShell | undefined;
+  private interrupt: BudgetInterrupt | undefined;
+  private output: OutputChunk[] = [];
+
+  async handle(request: PlaygroundRequest): Promise<PlaygroundReply> {
+    switch (request.type) {
+      case 'boot': {
+        const start = performance.now();
+        const t = createTracedSession({ bytes: vmlinux(), name: SAMPLE_IMAGE_PATH.split('/').pop()! }, request.cpus);
+        this.traced = t;
+        this.interrupt = new BudgetInterrupt(() => retired(t));
+        this.shell = new TracefsShell(
+          t,
+          {
+            out: (text) => this.output.push({ stream: 'out', text }),
+            err: (text) => this.output.push({ stream: 'err', text }),
+          },
+          this.interrupt,
+        );
+        return { type: 'booted', id: request.id, ms: performance.now() - start };
+      }
+      case 'log':
+        if (this.traced === undefined)
+          return { type: 'error', id: request.id, message: 'int3: the machine is not booted' };
+        return { type: 'log', id: request.id, text: this.traced.session.text() };
+      case 'exec': {
+        const { shell, interrupt, traced } = this;
+        if (shell === undefined || interrupt === undefined || traced === undefined) {
+          return { type: 'error', id: request.id, message: 'int3: the machine is not booted' };
+        }
+        this.output = [];
+        shell.failed = false;
+        shell.interrupted = false;
+        interrupt.budget = retired(traced) + request.budget;
+        await shell.execute(request.line);
+        const budgetExceeded = shell.interrupted && retired(traced) > interrupt.budget;
+        if (budgetExceeded) {
+          this.output.push({
+            stream: 'err',
+            text: `int3: stopped by the instruction budget (${request.budget.toLocaleString('en-US')} instructions); raise it to run longer\n`,
+          });
+        }
+        return {
+          type: 'done',
+          id: request.id,
+          output: this.output,
+          failed: shell.failed,
+          budgetExceeded,
+          instructions: retired(traced),
+        };
+      }
+    }
+  }
+}
+
+function vmlinux(): Uint8Array {
+  const base64 = image.vmlinux;
+  if (base64 === undefined) throw new Error('the kernel image is missing from the bundle');
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
