@@ -33,6 +33,7 @@ export function writeFileSync(path: string): never {
 export const openSync = writeFileSync;
 export const writeSync = writeFileSync;
 export const closeSync = writeFileSync;
+export const mkdirSync = writeFileSync;
 
 function enoent(path: unknown): Error {
   const error = new Error(`ENOENT: no such file or directory, open '${String(path)}'`) as Error & { code: string };
@@ -40,4 +41,4 @@ function enoent(path: unknown): Error {
   return error;
 }
 
-export default { existsSync, readFileSync, statSync, writeFileSync, openSync, writeSync, closeSync };
+export default { existsSync, readFileSync, statSync, writeFileSync, openSync, writeSync, closeSync, mkdirSync };
