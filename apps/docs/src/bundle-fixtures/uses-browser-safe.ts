@@ -1,0 +1,3 @@
+import { joined } from './front-door.js';
+
+export const result = joined('/a', 'b');

@@ -1,0 +1,3 @@
+import { track } from './front-door.js';
+
+export const result = track();
