@@ -145,14 +145,15 @@ describe('int3 tracers', () => {
     expect(out[0]).toMatch(/^TRACER +PLUGIN +DESCRIPTION$/);
     expect(out[1]).toMatch(/^funclatency +built-in +time kernel functions.*\[-u\|-m\] \[-F\] PATTERN$/);
     expect(out[2]).toMatch(/^chrome-trace +built-in +record kernel function calls as Chrome Trace Event JSON/);
-    expect(out[3]).toMatch(/^listed +listed-plugin@1\.0\.0 +\(no description\)$/);
-    expect(out).toHaveLength(4);
+    expect(out[3]).toMatch(/^bpftrace +built-in +bpftrace's language on kprobes/);
+    expect(out[4]).toMatch(/^listed +listed-plugin@1\.0\.0 +\(no description\)$/);
+    expect(out).toHaveLength(5);
     // The columns line up.
     expect(out.slice(1).map((l) => l.search(/built-in|listed-plugin/))).toEqual(
-      [0, 0, 0].fill(out[0].indexOf('PLUGIN')),
+      [0, 0, 0, 0].fill(out[0].indexOf('PLUGIN')),
     );
-    expect(out.slice(1).map((l) => l.search(/time|record|\(no/))).toEqual(
-      [0, 0, 0].fill(out[0].indexOf('DESCRIPTION')),
+    expect(out.slice(1).map((l) => l.search(/time|record|bpftrace's|\(no/))).toEqual(
+      [0, 0, 0, 0].fill(out[0].indexOf('DESCRIPTION')),
     );
   });
 });

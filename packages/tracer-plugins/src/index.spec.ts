@@ -5,6 +5,7 @@ describe('@int3/tracer-plugins exports', () => {
   it('should expose exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual([
       'BUILTIN_TRACER_PLUGINS',
+      'BpftraceError',
       'ChromeTraceStream',
       'DEBUGFS_KPROBES',
       'MAX_BUFFER_SIZE_KB',
@@ -25,8 +26,10 @@ describe('@int3/tracer-plugins exports', () => {
       'escapeControls',
       'escapeTraceBytes',
       'exportChromeTrace',
+      'formatBpftraceError',
       'globMatch',
       'jsonLine',
+      'listBpftraceProbes',
       'loadTracerPlugin',
       'runTracer',
       'surrogateEscapeDecode',

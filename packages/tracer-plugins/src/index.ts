@@ -1,3 +1,5 @@
+export { BpftraceError, formatBpftraceError } from './bpftrace/bpftrace-error.js';
+export { listBpftraceProbes } from './bpftrace/list-probes.js';
 export type { FieldDescriptor, FieldKind, FormatContext, TraceEventType } from './events/trace-event-type.js';
 export { globMatch } from './filter/glob-match.js';
 export {

@@ -62,7 +62,7 @@ describe(createCliContainer, () => {
     const image = readKernelImage(undefined, 'x');
     const c = createCliContainer(await commandOf(['--plugin', SYSCOUNT]), () => createTracedSession(image, 1));
     const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
-    expect(host.tracerNames).toEqual(['funclatency', 'chrome-trace', 'syscount']);
+    expect(host.tracerNames).toEqual(['funclatency', 'chrome-trace', 'bpftrace', 'syscount']);
     expect(await c.getAsync<TracerHost>(CliTokens.TracerHost)).toBe(host);
   });
 

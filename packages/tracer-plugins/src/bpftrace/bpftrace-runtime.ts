@@ -1,0 +1,33 @@
+import type { PtRegName } from '@int3/kernel';
+
+/** The task a probe hit runs in, as bpftrace's builtins read it. */
+export interface CurrentTask {
+  readonly pid: number;
+  readonly tid: number;
+  readonly comm: string;
+  /** Address of its `struct task_struct` (`curtask`). */
+  readonly task: bigint;
+}
+
+/**
+ * What a compiled bpftrace program reads on a probe hit, and nothing more: registers by name, kernel
+ * memory, the current task, kernel symbols, the clock and the CPU count. The tracer adapts the
+ * machine to it in one file, so the program does not depend on how the host is built.
+ *
+ * @see bpftrace's BPF helpers: bpf_get_current_pid_tgid, bpf_get_current_comm, bpf_probe_read_kernel,
+ * bpf_ktime_get_ns, bpf_get_smp_processor_id, bpf_get_current_task
+ */
+export interface BpftraceRuntime {
+  readonly ncpus: number;
+  /** A `pt_regs` member of the CPU that hit. */
+  reg(cpu: number, name: PtRegName): bigint;
+  /** Copies `length` bytes of kernel memory at `address` into `out`; false if any byte is unmapped. */
+  readMemory(cpu: number, address: bigint, length: number, out: Uint8Array): boolean;
+  currentTask(cpu: number): CurrentTask;
+  /** The function an address is in: its name and start. */
+  functionAt(address: bigint): { readonly name: string; readonly address: bigint } | undefined;
+  /** A kernel symbol's address. */
+  addressOf(name: string): bigint | undefined;
+  /** Virtual ns on `cpu` (bpf_ktime_get_ns). */
+  now(cpu: number): number;
+}
