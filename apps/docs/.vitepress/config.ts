@@ -60,6 +60,7 @@ export default defineConfig({
             { text: 'Concepts: how kprobes work', link: '/guide/concepts' },
             { text: 'Record and replay', link: '/guide/record-replay' },
             { text: 'Writing a tracer plugin', link: '/guide/plugins' },
+            { text: 'bpftrace', link: '/guide/bpftrace' },
             { text: 'Writing a kernel module', link: '/guide/modules' },
             { text: 'The guest kernel', link: '/guide/guest-kernel' },
             { text: 'int3 and Linux', link: '/guide/int3-and-linux' },

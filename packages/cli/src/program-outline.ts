@@ -41,6 +41,11 @@ export const COMMAND_OUTLINE: readonly CommandOutline[] = [
     description: 'list the tracers --tracer can start: the built-in ones and those of each --plugin',
   },
   {
+    name: 'bpftrace',
+    term: 'bpftrace [options] [args...]',
+    description: "run a bpftrace program (bpftrace's language and output) on kprobes while workloads run",
+  },
+  {
     name: 'probes',
     term: 'probes [options] <what>',
     description: 'print the kprobes debugfs list (registered probes) or blacklist',

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerBpftraceCommand } from './commands/bpftrace-command.js';
 import { registerCallCommand } from './commands/call-command.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
@@ -38,6 +39,7 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
   registerReplayCommand(program);
   registerTracefsCommand(program);
   registerTracersCommand(program);
+  registerBpftraceCommand(program);
   registerProbesCommand(program);
   registerSymsCommand(program);
   registerDisasmCommand(program);

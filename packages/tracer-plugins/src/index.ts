@@ -1,3 +1,4 @@
+export { bpftraceAttachesProbes } from './bpftrace/attaches-probes.js';
 export { BpftraceError, formatBpftraceError } from './bpftrace/bpftrace-error.js';
 export { listBpftraceProbes } from './bpftrace/list-probes.js';
 export type { FieldDescriptor, FieldKind, FormatContext, TraceEventType } from './events/trace-event-type.js';

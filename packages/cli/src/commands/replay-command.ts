@@ -6,10 +6,13 @@ import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { describeMachineAt } from '../inspect/describe-machine-at.js';
+import { environmentOf } from '../runtime/cli-environment.js';
+import { escapeControls } from '../runtime/escape-controls.js';
 import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
+import { bpftraceStreams, startBpftrace } from '../tracing/bpftrace-run.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
@@ -39,6 +42,7 @@ file) and prints that event, the registers of the CPU it happened on, its task a
 Examples:
   $ int3 record -o run.int3log -e 'p:open do_sys_open' --run 'cat /etc/motd'
   $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'
+  $ int3 replay run.int3log --bpftrace 'kprobe:vfs_read { @[comm] = count(); }'
   $ int3 replay run.int3log --at 12
   event 12 of 15: trap:raised cpu=0 vector=3 name="#BP" rip=0xffffffff81001c81 retired=10051
   ...`;
@@ -47,6 +51,7 @@ Examples:
 interface ReplayOptions extends TraceOptions {
   readonly image?: string;
   readonly at?: string;
+  readonly bpftrace?: string;
 }
 
 /**
@@ -59,7 +64,11 @@ export function registerReplayCommand(program: Command): void {
     .description('replay a recorded run, optionally with probes added after the fact, or stop at an event')
     .argument('<log>', 'an event log written by int3 record')
     .addOption(CommonOptions.image('the kernel image the log was recorded with (default: the sample kernel)'))
-    .option('--at <event#>', 'stop right after this event of the log and show registers, task and code');
+    .option('--at <event#>', 'stop right after this event of the log and show registers, task and code')
+    .option(
+      '--bpftrace <program>',
+      "run a bpftrace program over the recorded run, retroactively: its output is the live run's (int3 bpftrace)",
+    );
   addTraceOptions(command, true)
     .addHelpText('after', EXAMPLE)
     .action(async (logPath: string, options: ReplayOptions, cmd: Command) => {
@@ -75,10 +84,11 @@ export function registerReplayCommand(program: Command): void {
       }
       if (options.at !== undefined) {
         const g = globalOptions(cmd);
-        if (plan.definitions.length > 0 || plan.filters.length > 0 || g.plugins.length > 0 || g.tracers.length > 0) {
+        const added = plan.definitions.length > 0 || plan.filters.length > 0 || options.bpftrace !== undefined;
+        if (added || g.plugins.length > 0 || g.tracers.length > 0) {
           throw new CliError(
             'usage',
-            '--at shows the recorded run: it takes no -e, --filter, --plugin or --tracer',
+            '--at shows the recorded run: it takes no -e, --filter, --bpftrace, --plugin or --tracer',
             'replay',
           );
         }
@@ -91,7 +101,8 @@ export function registerReplayCommand(program: Command): void {
         plan.definitions.length > 0 ||
         plan.filters.length > 0 ||
         globals.plugins.length > 0 ||
-        globals.tracers.length > 0;
+        globals.tracers.length > 0 ||
+        options.bpftrace !== undefined;
       // Step 1: boot from the log's config, stopped before its first input (no log is written: the
       // events the inputs cause are not journaled).
       const c = createCliContainer(cmd, () => replayTracedSession(log, logPath, image, -1, { recordEvents: false }));
@@ -101,6 +112,11 @@ export function registerReplayCommand(program: Command): void {
       // Step 2: the probes and tracers added after the fact, at time zero.
       if (plan.definitions.length > 0 || plan.filters.length > 0) defineEvents(traced, plan, 'replay');
       const tracers = startTracers(host, globals.tracers, 'replay');
+      const bpftrace = options.bpftrace;
+      if (bpftrace !== undefined) {
+        const format = plan.format === 'json' ? 'json' : 'text';
+        startBpftrace(host, { source: bpftrace, filename: 'stdin', format }, 'replay');
+      }
       // Step 3: the recorded inputs (state hashes checked unless probes were added: they change the
       // text), the trace written after each recorded run as the live run wrote it.
       const output = createTraceOutput(
@@ -130,6 +146,11 @@ export function registerReplayCommand(program: Command): void {
       await settlePlugins(host);
       const reports = finishTracers(host, tracers);
       printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
+      if (bpftrace !== undefined) {
+        const streams = bpftraceStreams(host);
+        environmentOf(cmd).writeErr(escapeControls(streams.stderr));
+        writeOut(cmd, escapeControls(streams.stdout));
+      }
       // A run the watchdog stopped inside a handler has no outcome to check.
       if (!timedOut) {
         try {

@@ -18,6 +18,8 @@ export interface SlicedRunOptions {
   readonly onSlice?: () => void;
   /** Runs each slice (e.g. under the plugin watchdog); an exception it throws ends the run. */
   readonly contain?: <T>(slice: () => T) => T;
+  /** Checked after each slice: true ends the run there, as `{ reason: 'stopped' }` (bpftrace's exit()). */
+  readonly until?: () => boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function runWorkloadsSliced(
       const outcome = s.lastRun!;
       options.onSlice?.();
       if (outcome.reason !== 'time') return outcome;
+      if (options.until?.()) return { reason: 'stopped' };
       options.terminal?.progress(progressLine(t));
       await new Promise((resolve) => setImmediate(resolve));
       if (options.interrupt.requested) return { reason: 'interrupted', at: m.clock(0) };
