@@ -1,4 +1,5 @@
 import type { PtRegName } from '@int3/kernel';
+import type { Kprobes } from '@int3/kprobes';
 
 /** The task a probe hit runs in, as bpftrace's builtins read it. */
 export interface CurrentTask {
@@ -30,4 +31,17 @@ export interface BpftraceRuntime {
   addressOf(name: string): bigint | undefined;
   /** Virtual ns on `cpu` (bpf_ktime_get_ns). */
   now(cpu: number): number;
+}
+
+/**
+ * What the bpftrace tracer needs to attach a program besides what it reads on a hit: kprobes' public
+ * API, the kernel functions an attach point names, and a hook run between rounds (for `interval` and
+ * `profile` on virtual time).
+ */
+export interface BpftraceAttachHost extends BpftraceRuntime {
+  readonly kprobes: Kprobes;
+  /** The functions a name or wildcard (and module) matches, in address order. */
+  matchFunctions(func: string, module?: string): string[];
+  /** Calls `fn` after every round of the machine; returns the unregister handle. */
+  onRoundBoundary(fn: () => void): () => void;
 }

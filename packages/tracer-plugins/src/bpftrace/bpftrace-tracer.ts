@@ -7,10 +7,10 @@ import type { AttachPoint } from './ast.js';
 import { parseBpftraceArgs } from './bpftrace-args.js';
 import { BpftraceError } from './bpftrace-error.js';
 import { BpftraceProgram } from './bpftrace-program.js';
+import type { BpftraceRuntime } from './bpftrace-runtime.js';
 import type { Frame } from './compile-context.js';
 import type { CompiledProbe } from './compile-program.js';
 import { MachineBpftraceRuntime } from './machine-bpftrace-runtime.js';
-import { matchFunctions } from './match-functions.js';
 
 /** A periodic probe on virtual time: `interval` on CPU 0, `profile` on each CPU. */
 interface Periodic {
@@ -52,7 +52,7 @@ export class BpftraceTracer implements Tracer {
     this.#streams = args.streams;
     this.#stdout = '';
     this.#stderr = '';
-    const rt = new MachineBpftraceRuntime(ctx.machine, ctx.clock);
+    const rt = new MachineBpftraceRuntime(ctx);
     const sink = { stdout: (s: string) => (this.#stdout += s), stderr: (s: string) => (this.#stderr += s) };
     const program = new BpftraceProgram(args.source, rt, args.format, sink);
     // Step 1: resolve every attach point before attaching any, so a miss attaches nothing.
@@ -63,7 +63,7 @@ export class BpftraceTracer implements Tracer {
           plan.push({ probe, ap, funcs: [] });
           continue;
         }
-        const funcs = matchFunctions(ctx.machine.kallsyms, ap.func as string, ap.module);
+        const funcs = rt.matchFunctions(ap.func as string, ap.module);
         if (funcs.length === 0) {
           throw new BpftraceError(
             `No matches for ${ap.provider} ${ap.module ? `${ap.module}:` : ''}${ap.func}.`,
@@ -74,7 +74,7 @@ export class BpftraceTracer implements Tracer {
       }
     }
     // Step 2: attach; a function a wildcard matched that kprobes refuses (blacklisted) is skipped.
-    this.#kprobes = ctx.kprobes;
+    this.#kprobes = rt.kprobes;
     let attached = 0;
     for (const { probe, ap, funcs } of plan) {
       if (ap.provider === 'begin' || ap.provider === 'end') {
@@ -82,7 +82,7 @@ export class BpftraceTracer implements Tracer {
         continue;
       }
       if (ap.provider === 'interval' || ap.provider === 'profile') {
-        const cpus = ap.provider === 'interval' ? [0] : ctx.machine.cpus.map((_c, i) => i);
+        const cpus = ap.provider === 'interval' ? [0] : Array.from({ length: rt.ncpus }, (_c, i) => i);
         for (const cpu of cpus) {
           const frame = program.frame(ap.canonical, '');
           frame.cpu = cpu;
@@ -91,7 +91,7 @@ export class BpftraceTracer implements Tracer {
             periodNs: ap.periodNs as number,
             frame,
             cpu,
-            next: ctx.clock.now(cpu) + (ap.periodNs as number),
+            next: rt.now(cpu) + (ap.periodNs as number),
           });
         }
         attached++;
@@ -100,7 +100,7 @@ export class BpftraceTracer implements Tracer {
       const wild = funcs.length > 1 || /[*?[]/.test(ap.func as string);
       for (const func of funcs) {
         try {
-          this.#attach(ctx.kprobes, program, probe, ap, func);
+          this.#attach(rt.kprobes, program, probe, ap, func);
           attached++;
         } catch (error) {
           if (!(error instanceof KprobeError)) throw error;
@@ -113,7 +113,7 @@ export class BpftraceTracer implements Tracer {
     this.#program = program;
     program.output.attachedProbes(attached);
     program.begin();
-    if (this.#periodic.length > 0) this.#untick = ctx.machine.onRoundBoundary(() => this.#tick(ctx));
+    if (this.#periodic.length > 0) this.#untick = rt.onRoundBoundary(() => this.#tick(rt));
   }
 
   #attach(kprobes: Kprobes, program: BpftraceProgram, probe: CompiledProbe, ap: AttachPoint, func: string): void {
@@ -142,9 +142,9 @@ export class BpftraceTracer implements Tracer {
     this.#rps.push(rp);
   }
 
-  #tick(ctx: TracerContext): void {
+  #tick(rt: BpftraceRuntime): void {
     for (const p of this.#periodic) {
-      const now = ctx.clock.now(p.cpu);
+      const now = rt.now(p.cpu);
       while (now >= p.next) {
         p.next += p.periodNs;
         p.probe.run(p.frame);

@@ -1,6 +1,9 @@
 import type { Machine, PtRegName } from '@int3/kernel';
+import type { Kprobes } from '@int3/kprobes';
 import type { TracerClock } from '../plugins/tracer-clock.js';
-import type { BpftraceRuntime, CurrentTask } from './bpftrace-runtime.js';
+import type { TracerContext } from '../plugins/tracer-context.js';
+import type { BpftraceAttachHost, CurrentTask } from './bpftrace-runtime.js';
+import { matchFunctions } from './match-functions.js';
 
 const PAGE_MASK = 0xfffn;
 
@@ -13,22 +16,34 @@ interface TaskView {
 }
 
 /**
- * The {@link BpftraceRuntime} of a machine: registers from the CPU's `pt_regs`, memory from the pages
- * of the CPU's current address space, the task from the scheduler, symbols from kallsyms, time from
- * the tracer clock. The one place the bpftrace front end meets the machine.
+ * The {@link BpftraceAttachHost} of a tracer context: registers from the CPU's `pt_regs`, memory from
+ * the pages of the CPU's current address space, the task from the scheduler, symbols from kallsyms,
+ * time from the tracer clock, kprobes as the context gives them. The one place the bpftrace front
+ * end meets the machine.
  *
  * @see kernel/trace/bpf_trace.c (the helpers a BPF program calls)
  */
-export class MachineBpftraceRuntime implements BpftraceRuntime {
+export class MachineBpftraceRuntime implements BpftraceAttachHost {
   readonly ncpus: number;
+  readonly kprobes: Kprobes;
   readonly #tasks: TaskView[];
+  private readonly m: Machine;
+  private readonly clock: TracerClock;
 
-  constructor(
-    private readonly m: Machine,
-    private readonly clock: TracerClock,
-  ) {
-    this.ncpus = m.cpus.length;
-    this.#tasks = m.cpus.map(() => ({ pid: 0, tid: 0, comm: '', task: 0n }));
+  constructor(ctx: TracerContext) {
+    this.m = ctx.machine;
+    this.clock = ctx.clock;
+    this.kprobes = ctx.kprobes;
+    this.ncpus = this.m.cpus.length;
+    this.#tasks = this.m.cpus.map(() => ({ pid: 0, tid: 0, comm: '', task: 0n }));
+  }
+
+  matchFunctions(func: string, module?: string): string[] {
+    return matchFunctions(this.m.kallsyms, func, module);
+  }
+
+  onRoundBoundary(fn: () => void): () => void {
+    return this.m.kernel.onRoundBoundary(fn);
   }
 
   reg(cpu: number, name: PtRegName): bigint {
