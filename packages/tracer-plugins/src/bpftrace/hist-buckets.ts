@@ -15,9 +15,17 @@ export function log2BucketIndex(v: bigint, k: number): number {
   if (v < 0n) return 0;
   const n = 1 << k;
   if (v < BigInt(2 * n)) return Number(v) + 1;
-  const p = v.toString(2).length - 1;
+  const p = bitLength(v) - 1;
   const interval = Number(v >> BigInt(p - k)) - n;
   return ((p - k + 1) << k) + interval + 1;
+}
+
+/** Bits of a positive value, without allocating below 2^53 (where a double is exact). */
+function bitLength(v: bigint): number {
+  const n = Number(v);
+  if (n < 4294967296) return 32 - Math.clz32(n);
+  if (n < 9007199254740992) return 64 - Math.clz32(Math.floor(n / 4294967296));
+  return v.toString(2).length;
 }
 
 /** A bucket's exclusive upper bound (`i ≥ 1`) as a number, and its label (`4`, `1K`, `16E`). */
