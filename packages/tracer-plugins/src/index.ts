@@ -49,4 +49,5 @@ export type { TracerMemory } from './view/tracer-memory.js';
 export type { TracerRegisters } from './view/tracer-registers.js';
 export type { TracerSymbols } from './view/tracer-symbols.js';
 export type { TracerTask, TracerTasks } from './view/tracer-tasks.js';
+export type { TracerTimers } from './view/tracer-timers.js';
 export type { TracerView } from './view/tracer-view.js';

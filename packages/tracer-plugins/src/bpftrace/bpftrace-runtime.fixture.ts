@@ -24,6 +24,14 @@ export function fakeRuntime(regs: Partial<Record<PtRegName, bigint>> = {}): Bpft
       out.set(memory.subarray(off, off + length));
       return true;
     },
+    readString: (_cpu, address, max) => {
+      const off = Number(address - 0x1000n);
+      if (address < 0x1000n || off >= memory.length) return undefined;
+      let s = '';
+      for (let i = off; i < memory.length && s.length < max && memory[i] !== 0; i++)
+        s += String.fromCharCode(memory[i]);
+      return s;
+    },
     currentTask: () => task,
     functionAt: (address) => [...syms].reverse().find((s) => s.address <= address && address < s.address + 0x100n),
     addressOf: (name) => syms.find((s) => s.name === name)?.address,

@@ -1,5 +1,5 @@
-import type { PtRegName } from '@int3/kernel';
-import type { Kprobes } from '@int3/kprobes';
+import type { PtRegName, PtRegs } from '@int3/kernel';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 
 /** The task a probe hit runs in, as bpftrace's builtins read it. */
 export interface CurrentTask {
@@ -24,6 +24,8 @@ export interface BpftraceRuntime {
   reg(cpu: number, name: PtRegName): bigint;
   /** Copies `length` bytes of kernel memory at `address` into `out`; false if any byte is unmapped. */
   readMemory(cpu: number, address: bigint, length: number, out: Uint8Array): boolean;
+  /** A NUL-terminated string of at most `max` bytes at `address`; undefined where unmapped. */
+  readString(cpu: number, address: bigint, max: number): string | undefined;
   currentTask(cpu: number): CurrentTask;
   /** The function an address is in: its name and start. */
   functionAt(address: bigint): { readonly name: string; readonly address: bigint } | undefined;
@@ -39,9 +41,13 @@ export interface BpftraceRuntime {
  * `profile` on virtual time).
  */
 export interface BpftraceAttachHost extends BpftraceRuntime {
-  readonly kprobes: Kprobes;
+  readonly kprobes: TracerKprobes;
   /** The functions a name or wildcard (and module) matches, in address order. */
   matchFunctions(func: string, module?: string): string[];
   /** Calls `fn` after every round of the machine; returns the unregister handle. */
   onRoundBoundary(fn: () => void): () => void;
+  /** Aims register reads at a probe hit's trap frame; returns the CPU it runs on. */
+  enter(regs: PtRegs): number;
+  /** Aims register reads at `cpu`'s interrupted registers (a timer's probe). */
+  enterIrq(cpu: number): void;
 }

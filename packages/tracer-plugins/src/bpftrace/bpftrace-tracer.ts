@@ -1,13 +1,14 @@
 import type { PtRegs } from '@int3/kernel';
-import { type Kprobe, KprobeError, type Kprobes, type Kretprobe } from '@int3/kprobes';
+import { type Kprobe, KprobeError, type Kretprobe } from '@int3/kprobes';
 import { injectable } from 'inversify';
 import type { Tracer, TracerReport } from '../plugins/tracer.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
+import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { AttachPoint } from './ast.js';
 import { parseBpftraceArgs } from './bpftrace-args.js';
 import { BpftraceError } from './bpftrace-error.js';
 import { BpftraceProgram } from './bpftrace-program.js';
-import type { BpftraceRuntime } from './bpftrace-runtime.js';
+import type { BpftraceAttachHost } from './bpftrace-runtime.js';
 import type { Frame } from './compile-context.js';
 import type { CompiledProbe } from './compile-program.js';
 import { MachineBpftraceRuntime } from './machine-bpftrace-runtime.js';
@@ -37,7 +38,7 @@ export class BpftraceTracer implements Tracer {
   readonly name = 'bpftrace';
   readonly description =
     "bpftrace's language on kprobes: [-f text|json] 'PROGRAM' (e.g. 'kprobe:vfs_read { @[comm] = count(); }')";
-  #kprobes: Kprobes | undefined;
+  #kprobes: TracerKprobes | undefined;
   #kps: Kprobe[] = [];
   #rps: Kretprobe[] = [];
   #periodic: Periodic[] = [];
@@ -100,7 +101,7 @@ export class BpftraceTracer implements Tracer {
       const wild = funcs.length > 1 || /[*?[]/.test(ap.func as string);
       for (const func of funcs) {
         try {
-          this.#attach(rt.kprobes, program, probe, ap, func);
+          this.#attach(rt, program, probe, ap, func);
           attached++;
         } catch (error) {
           if (!(error instanceof KprobeError)) throw error;
@@ -116,12 +117,13 @@ export class BpftraceTracer implements Tracer {
     if (this.#periodic.length > 0) this.#untick = rt.onRoundBoundary(() => this.#tick(rt));
   }
 
-  #attach(kprobes: Kprobes, program: BpftraceProgram, probe: CompiledProbe, ap: AttachPoint, func: string): void {
+  #attach(rt: BpftraceAttachHost, program: BpftraceProgram, probe: CompiledProbe, ap: AttachPoint, func: string): void {
+    const kprobes = rt.kprobes;
     const name = `${ap.provider}:${ap.module ? `${ap.module}:` : ''}${func}${ap.offset ? `+${ap.offset}` : ''}`;
     const frame = program.frame(name, func);
     const run = probe.run;
     const hit = (regs: PtRegs) => {
-      frame.cpu = regs.cpu.id;
+      frame.cpu = rt.enter(regs);
       run(frame);
     };
     if (ap.provider === 'kprobe') {
@@ -142,11 +144,12 @@ export class BpftraceTracer implements Tracer {
     this.#rps.push(rp);
   }
 
-  #tick(rt: BpftraceRuntime): void {
+  #tick(rt: BpftraceAttachHost): void {
     for (const p of this.#periodic) {
       const now = rt.now(p.cpu);
       while (now >= p.next) {
         p.next += p.periodNs;
+        rt.enterIrq(p.cpu);
         p.probe.run(p.frame);
       }
     }

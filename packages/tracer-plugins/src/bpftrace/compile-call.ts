@@ -76,19 +76,8 @@ export function compileCall(ctx: CompileContext, e: Call): Compiled {
       if (args.length < 1 || args.length > 2) throw argCount(e, '1 or 2');
       const p = integer(ctx, args[0], e);
       const max = Math.min(literal(args[1], MAX_STRLEN, e.loc), MAX_STRLEN);
-      const buf = new Uint8Array(1);
-      return {
-        t: { k: 'string', size: max },
-        f: (fr) => {
-          let s = '';
-          let at = p(fr);
-          for (let i = 0; i < max - 1; i++, at++) {
-            if (!rt.readMemory(fr.cpu, at, 1, buf) || buf[0] === 0) break;
-            s += String.fromCharCode(buf[0]);
-          }
-          return s;
-        },
-      };
+      // bpf_probe_read_kernel_str(): at most max - 1 bytes and the NUL; an unmapped address reads as "".
+      return { t: { k: 'string', size: max }, f: (fr) => rt.readString(fr.cpu, p(fr), max - 1) ?? '' };
     }
     case 'ksym': {
       if (args.length !== 1) throw argCount(e, '1');

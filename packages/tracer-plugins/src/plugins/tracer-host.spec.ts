@@ -19,7 +19,7 @@ describe(TracerHost, () => {
     host.start('ctx', ['a', 'b']);
     expect(host.report('ctx').text).toBe('ctx ok\n');
     expect(Object.keys(host.context).sort()).toEqual(
-      ['args', 'buffer', 'clock', 'kprobes', 'memory', 'nrCpus', 'regs', 'symbols', 'tasks'].sort(),
+      ['args', 'buffer', 'clock', 'kprobes', 'memory', 'nrCpus', 'regs', 'symbols', 'tasks', 'timers'].sort(),
     );
     for (const whole of [m, k, fs]) expect(Object.values(host.context)).not.toContain(whole);
     expect(host.context.buffer).toBe(fs.buffer);

@@ -93,6 +93,7 @@ export class TracerHost {
       tasks: v.tasks,
       symbols: v.symbols,
       kprobes: v.kprobes,
+      timers: v.timers,
       buffer: traceFs.buffer,
       args: Object.freeze([]),
     });

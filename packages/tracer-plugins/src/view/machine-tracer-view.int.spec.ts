@@ -27,6 +27,30 @@ function atDoSysOpen(atHit: (view: ReturnType<typeof machineTracerView>, regs: P
 }
 
 describe(machineTracerView, () => {
+  it("should give a task's task_struct address, each CPU's interrupted registers, and round timers", () => {
+    const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
+    const view = machineTracerView(m, Kprobes.init(m));
+    const t = m.spawn(['cat', '/etc/motd']);
+    let rounds = 0;
+    const seen: bigint[] = [];
+    view.kprobes.registerKprobe({
+      symbolName: 'vfs_read',
+      preHandler: (_p, regs) => {
+        seen.push(view.tasks.current(view.regs.smpProcessorId(regs))?.guestTask ?? 0n);
+        return 0;
+      },
+    });
+    const off = view.timers.onRoundBoundary(() => {
+      rounds++;
+      for (let cpu = 0; cpu < 2; cpu++) expect(view.regs.get(view.regs.irqRegs(cpu), 'ip')).toBe(m.cpus[cpu].rip);
+    });
+    m.run({ until: () => t.exited });
+    off();
+    expect(rounds).toBeGreaterThan(0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((g) => g === t.guestTask && g > 0n)).toBe(true);
+  });
+
   it('should offer the view and nothing of the machine or kprobes objects', () => {
     const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
     const k = Kprobes.init(m);
@@ -46,6 +70,7 @@ describe(machineTracerView, () => {
         'regs',
         'symbols',
         'tasks',
+        'timers',
       ].sort(),
     );
     expect(view.nrCpus).toBe(2);

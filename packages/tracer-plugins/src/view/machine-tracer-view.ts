@@ -1,5 +1,5 @@
 import type { AddressSpace, RegIndex } from '@int3/cpu';
-import { type Machine, ModuleState, type PtRegName, type PtRegs } from '@int3/kernel';
+import { type Machine, ModuleState, type PtRegName, PtRegs } from '@int3/kernel';
 import type { Kprobe, Kprobes, Kretprobe } from '@int3/kprobes';
 import { globMatch } from '../filter/glob-match.js';
 import { surrogateEscapeDecode } from '../trace-output/surrogate-escape.js';
@@ -35,6 +35,8 @@ function copyNofault(space: AddressSpace, address: bigint, dst: Uint8Array): boo
 
 /** The view's registers: every read goes through `PtRegs` and the CPU's register file here only. */
 function registers(m: Machine): TracerRegisters {
+  // A profile sample reads the CPU's live registers: a pt_regs view of each, made once.
+  const irq = m.cpus.map((c) => new PtRegs(c));
   return Object.freeze({
     smpProcessorId: (regs: PtRegs) => regs.cpu.id,
     get: (regs: PtRegs, name: PtRegName) => regs.get(name),
@@ -43,6 +45,7 @@ function registers(m: Machine): TracerRegisters {
       out[1] = regs.cpu.H[reg];
     },
     argument: (regs: PtRegs, n: number) => regs.argument(n, m.cpus[regs.cpu.id].addressSpace),
+    irqRegs: (cpu: number) => irq[cpu],
   });
 }
 
@@ -141,6 +144,7 @@ export function machineTracerView(m: Machine, k: Kprobes): MachineView {
     tasks: tasks(m),
     symbols: symbols(m),
     kprobes: kprobesApi(k),
+    timers: Object.freeze({ onRoundBoundary: (fn: () => void) => m.kernel.onRoundBoundary(fn) }),
     pageOf: (cpu: number, lo: number, hi: number) => m.cpus[cpu].addressSpace.lookup(lo, hi)?.data,
     countFunctions: (name: string) => m.kallsyms.lookupAll(name).filter((s) => s.type.toLowerCase() === 't').length,
     isFunction: (name: string) => m.kallsyms.lookupName(name)?.type.toLowerCase() === 't',

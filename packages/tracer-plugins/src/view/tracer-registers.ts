@@ -25,4 +25,9 @@ export interface TracerRegisters {
   raw(regs: PtRegs, reg: RegIndex, out: Uint32Array): void;
   /** The `n`th integer argument at a function's entry (SysV: six registers, then the stack). @see regs_get_kernel_argument() */
   argument(regs: PtRegs, n: number): bigint;
+  /**
+   * The registers `cpu` was interrupted with, for work done between rounds with no trap frame of its
+   * own (a profile sample). @see include/asm-generic/irq_regs.h get_irq_regs()
+   */
+  irqRegs(cpu: number): PtRegs;
 }

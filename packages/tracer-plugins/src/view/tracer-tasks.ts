@@ -14,6 +14,8 @@ export interface TracerTask {
   readonly comm: string;
   /** The CPU it runs (or last ran) on. */
   readonly cpu: number;
+  /** Address of its `struct task_struct` in the guest (bpftrace's `curtask`). @see bpf_get_current_task() */
+  readonly guestTask: bigint;
 }
 
 /**

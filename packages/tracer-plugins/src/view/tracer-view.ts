@@ -4,6 +4,7 @@ import type { TracerMemory } from './tracer-memory.js';
 import type { TracerRegisters } from './tracer-registers.js';
 import type { TracerSymbols } from './tracer-symbols.js';
 import type { TracerTasks } from './tracer-tasks.js';
+import type { TracerTimers } from './tracer-timers.js';
 
 /**
  * What a tracer sees of the machine it traces: register and memory reads, the current task per CPU,
@@ -22,4 +23,5 @@ export interface TracerView {
   readonly tasks: TracerTasks;
   readonly symbols: TracerSymbols;
   readonly kprobes: TracerKprobes;
+  readonly timers: TracerTimers;
 }
