@@ -126,7 +126,7 @@ describe('int3 trace --tracer', () => {
     const unknown = int3(['trace', '--tracer', 'nope']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(
-      /^int3: unknown tracer 'nope' \(available: funclatency, chrome-trace; see 'int3 tracers'\)/,
+      /^int3: unknown tracer 'nope' \(available: funclatency, chrome-trace, bpftrace; see 'int3 tracers'\)/,
     );
     const bad = int3(['trace', '--tracer', 'funclatency -x vfs_read']);
     expect(bad.status).toBe(1);
