@@ -1,5 +1,5 @@
-export type { ArchSite } from './core/arch.js';
-export type { BlacklistEntry } from './core/blacklist.js';
+export type { ArchSite } from './core/arch-site.js';
+export type { BlacklistEntry } from './core/blacklist-entry.js';
 export { kprobeHashBucket, kprobeListFlags } from './core/debugfs.js';
 export { type Jprobe, type JprobeHostEntry, MAX_STACK_SIZE } from './core/jprobes.js';
 export {
@@ -12,7 +12,8 @@ export {
   type PreHandler,
 } from './core/kprobe.js';
 export type { KprobeEvent } from './core/kprobe-event.js';
-export { KPROBES_NOTIFIER_PRIORITY, Kprobes } from './core/kprobes.js';
+export { KPROBES_NOTIFIER_PRIORITY } from './core/kprobes-core.js';
 export { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './core/kretprobe.js';
 export type { ProbeKind, ProbeSite } from './core/probe-site.js';
 export { Errno, type ErrnoName, KprobeError } from './kprobe-error.js';
+export { Kprobes } from './kprobes.js';

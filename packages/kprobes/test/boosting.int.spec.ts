@@ -1,11 +1,11 @@
 import type { Machine } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
-import type { X86Site } from '../src/arch/x86/x86-kprobes.js';
+import type { X86Site } from '../src/arch/x86/x86-site.js';
 import type { Kprobe } from '../src/core/kprobe.js';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
-import type { Kprobes } from '../src/core/kprobes.js';
+import type { Kprobes } from '../src/kprobes.js';
 import { assemble } from './support/assemble.js';
-import { addr, bootWithKprobes, boundaries, findInsn, run } from './support/machine.js';
+import { addr, bootWithKprobes, boundaries, findInsn, run, x86 } from './support/machine.js';
 
 /** A booted machine with jump optimization off: an optimized probe would take no int3 at all. */
 function boot(cpus?: number, quantum?: number): { m: Machine; k: Kprobes } {
@@ -228,10 +228,10 @@ describe('dirty slots (GarbageSlots)', () => {
     expect(m.run({ until: () => t.exited, stopAfter: () => x.boost.boostable === 1 && inSlot() })).toEqual({
       reason: 'stopped',
     });
-    const used = k.arch.slots.used;
+    const used = x86(k).kprobes.slots.used;
     k.unregisterKprobe(kp);
-    expect(k.arch.slots.used).toBe(used);
-    expect(k.arch.booster.garbage.nrGarbage).toBe(1);
+    expect(x86(k).kprobes.slots.used).toBe(used);
+    expect(x86(k).kprobes.booster.garbage.nrGarbage).toBe(1);
     // A new probe does not get the dirty slot.
     const other: Kprobe = { symbolName: 'kprobe_target', preHandler: () => 0 };
     k.registerKprobe(other);
@@ -243,7 +243,7 @@ describe('dirty slots (GarbageSlots)', () => {
         .map((c) => c.text)
         .join(''),
     ).toMatch(/int3/);
-    expect(k.arch.booster.garbage.collectGarbageSlots()).toBe(1);
-    expect(k.arch.booster.garbage.nrGarbage).toBe(0);
+    expect(x86(k).kprobes.booster.garbage.collectGarbageSlots()).toBe(1);
+    expect(x86(k).kprobes.booster.garbage.nrGarbage).toBe(0);
   });
 });

@@ -3,14 +3,16 @@ import { KernelLayout } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { canOptimizeAt } from '../src/arch/x86/can-optimize-at.js';
 import { relocateRegion } from '../src/arch/x86/relocate-region.js';
+import { machineHost } from '../src/machine-host.js';
 import { addr, bootWithKprobes } from './support/machine.js';
 
 // The fixtures of packages/kernel/image/lib/test_kprobes.c, each refused at its entry.
 describe(canOptimizeAt, () => {
   const { m, k } = bootWithKprobes();
+  const host = machineHost(m);
 
   it('should accept optprobe_target at its entry, with push/mov/lea as the region', () => {
-    const r = canOptimizeAt(m, addr(m, 'optprobe_target'));
+    const r = canOptimizeAt(host, addr(m, 'optprobe_target'));
     expect(r).toMatchObject({ ok: true, regionLength: 7 });
     if (r.ok) expect(r.insns.map((i) => i.text)).toEqual(['push %rbp', 'mov %rsp,%rbp', 'lea 1(%rdi),%eax']);
   });
@@ -34,13 +36,13 @@ describe(canOptimizeAt, () => {
     ['copy_user_generic', 'exception-table', 'EILSEQ', /is in the exception tables/],
     ['entry_SYSCALL_64', 'entry-text', 'EILSEQ', /entry text/],
   ])('should refuse %s: %s', (sym, reason, errno, message) => {
-    const r = canOptimizeAt(m, addr(m, sym));
+    const r = canOptimizeAt(host, addr(m, sym));
     expect(r).toMatchObject({ ok: false, reason, errno });
     if (!r.ok) expect(r.message).toMatch(message);
   });
 
   it('should refuse an address no symbol covers', () => {
-    expect(canOptimizeAt(m, 0xffff888000000000n)).toMatchObject({ ok: false, reason: 'outside-function' });
+    expect(canOptimizeAt(host, 0xffff888000000000n)).toMatchObject({ ok: false, reason: 'outside-function' });
   });
 
   it('should decode through an armed probe with the recovered bytes', () => {
@@ -49,12 +51,12 @@ describe(canOptimizeAt, () => {
     k.registerKprobe(kp);
     try {
       // Without recovery the int3 at +1 is another subsystem's; with it the region is the original.
-      expect(canOptimizeAt(m, addr(m, 'optprobe_target'))).toMatchObject({ ok: false, reason: 'foreign-int3' });
+      expect(canOptimizeAt(host, addr(m, 'optprobe_target'))).toMatchObject({ ok: false, reason: 'foreign-int3' });
       const recover = (a: bigint) => {
         const site = k.get(a);
         return site?.armed ? site.arch.opcode : undefined;
       };
-      expect(canOptimizeAt(m, addr(m, 'optprobe_target'), recover)).toMatchObject({ ok: true, regionLength: 7 });
+      expect(canOptimizeAt(host, addr(m, 'optprobe_target'), recover)).toMatchObject({ ok: true, regionLength: 7 });
     } finally {
       k.unregisterKprobe(kp);
     }
@@ -62,7 +64,7 @@ describe(canOptimizeAt, () => {
 
   it('should accept optprobe_riprel_far but fail to relocate it into a detour buffer in module space', () => {
     const at = addr(m, 'optprobe_riprel_far');
-    const r = canOptimizeAt(m, at);
+    const r = canOptimizeAt(host, at);
     expect(r).toMatchObject({ ok: true, regionLength: 7 });
     const buffer = m.kernel.memory.moduleAlloc(4096, PageFlags.Present);
     expect(buffer >= KernelLayout.MODULES_VADDR).toBe(true);

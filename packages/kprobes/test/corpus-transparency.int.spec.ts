@@ -7,8 +7,8 @@ import { CORPUS_FUNCTIONS } from '../../cpu/test/support/corpus-manifest.js';
 import { seedFor } from '../../cpu/test/support/fuzz-settings.js';
 import { isExceptionInsn } from '../src/arch/x86/is-exception-insn.js';
 import type { Kprobe } from '../src/core/kprobe.js';
-import type { Kprobes } from '../src/core/kprobes.js';
 import type { Kretprobe } from '../src/core/kretprobe.js';
+import type { Kprobes } from '../src/kprobes.js';
 import {
   CORPUS_OPT_LEVELS,
   type CorpusModule,

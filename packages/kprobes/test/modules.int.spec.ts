@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { IMAGE_DIR, Machine, ModuleState, type PtRegName, readSampleImage, sampleProgram } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { Kprobes } from '../src/index.js';
+import { machineHost } from '../src/machine-host.js';
 import { bindGuestKprobes } from '../src/module-api/guest-kprobes.js';
 import { KprobeLayout } from '../src/module-api/guest-layout.js';
 
@@ -17,7 +18,7 @@ const hex = (v: bigint) => v.toString(16).padStart(16, '0');
 function boot() {
   const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
   const kprobes = Kprobes.init(m);
-  const guest = bindGuestKprobes(kprobes);
+  const guest = bindGuestKprobes(machineHost(m), kprobes);
   const sym = (n: string) => m.kallsyms.lookupName(n)!.address;
   /** Runs a workload to its exit; returns what it printed. */
   const run = (argv: string[]) => {

@@ -1,7 +1,7 @@
 import { Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import type { Kprobe } from '../src/core/kprobe.js';
-import { Kprobes } from '../src/core/kprobes.js';
+import { Kprobes } from '../src/kprobes.js';
 import { bootWithKprobes, boundaries } from './support/machine.js';
 
 const WORKLOADS = [

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { OPTINSN_SLOT_SIZE } from '../src/arch/x86/opt-detour.js';
 import { type Kprobe, KprobeFlag } from '../src/core/kprobe.js';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
-import type { Kprobes } from '../src/core/kprobes.js';
-import { addr, bootWithKprobes, boundaries, run } from './support/machine.js';
+import type { Kprobes } from '../src/kprobes.js';
+import { addr, bootWithKprobes, boundaries, run, x86 } from './support/machine.js';
 
 const hex = (m: Machine, a: bigint, n = 24) => Buffer.from(m.space.read(a, n)).toString('hex');
 
@@ -489,7 +489,7 @@ describe('jump-optimized kprobes', () => {
     expect(m.space.readU8(a)).toBe(0xe9);
     expect(a + 5n + BigInt(m.space.readU32(a + 1n) | 0)).toBe(d.buf);
     const original = [k.get(a)!.arch.opcode];
-    for (let i = 1n; i < 5n; i++) original.push(k.optimizer.recoverByte(a + i)!);
+    for (let i = 1n; i < 5n; i++) original.push(x86(k).opt.recoverOptprobedByte(a + i)!);
     original.push(...m.space.read(a + 5n, d.size - 5));
     // The copy (the same bytes: vfs_read's first instructions use no rip-relative operand), e9 back.
     expect([...m.space.read(d.copies, d.size)]).toEqual(original);

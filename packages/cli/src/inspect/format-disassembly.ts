@@ -27,13 +27,9 @@ export function formatDisassembly(space: AddressSpace, kprobes: Kprobes, range: 
   const { start, size } = range;
   const bytes = space.read(start, size).slice();
   // Show the original instructions: an armed probe's int3 stands over the first byte, and a
-  // jump-optimized probe's rel32 over the next four (__recover_optprobed_insn).
-  for (let i = 0; i < size; i++) {
-    const original = kprobes.optimizer.recoverByte(start + BigInt(i));
-    if (original !== undefined) bytes[i] = original;
-  }
+  // jump-optimized probe's rel32 over the next four (recover_probed_instruction).
+  kprobes.recoverProbedInstruction(start, bytes);
   const sites = [...kprobes.sites()].filter((s) => s.addr >= start && s.addr < start + BigInt(size));
-  for (const s of sites) if (s.armed) bytes[Number(s.addr - start)] = s.arch.opcode;
   let lines: string[] = [];
   let at = -1;
   for (const insn of disassemble(bytes, start)) {

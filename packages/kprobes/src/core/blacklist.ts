@@ -1,11 +1,8 @@
-import type { LoadedModule, Machine } from '@int3/kernel';
+import type { LoadedModule } from '@int3/kernel';
+import type { BlacklistEntry } from './blacklist-entry.js';
+import type { KprobesHost } from './kprobes-host.js';
 
-/** One blacklisted range. */
-export interface BlacklistEntry {
-  readonly start: bigint;
-  readonly end: bigint;
-  readonly name: string;
-}
+export type { BlacklistEntry };
 
 /**
  * Where kprobes refuses to probe: its own text (`.kprobes.text`: the trampoline, `jprobe_return`), the
@@ -16,8 +13,8 @@ export interface BlacklistEntry {
 export class Blacklist {
   private readonly entries: BlacklistEntry[] = [];
 
-  constructor(private readonly m: Machine) {
-    const s = m.kernel.image.symbols;
+  constructor(private readonly m: Pick<KprobesHost, 'symbols' | 'kallsyms' | 'space'>) {
+    const s = m.symbols;
     // One entry per function address, as kprobe_add_area_blacklist() walks the area (a marker such as
     // __entry_text_start shares its address with the first function).
     const seen = new Set<bigint>();

@@ -1,4 +1,3 @@
-import type { Kprobes } from './kprobes.js';
 import type { ProbeSite, ProbeState } from './probe-site.js';
 
 /** `KPROBE_HASH_BITS`: the kernel's probe hash table has 64 buckets. */
@@ -18,7 +17,7 @@ export function kprobeHashBucket(addr: bigint): number {
  *
  * @see kernel/kprobes.c show_kprobe_addr(), report_probe()
  */
-export function kprobesList(k: Kprobes): string {
+export function kprobesList(k: { sites(): Iterable<ProbeSite> }): string {
   const buckets: ProbeSite[][] = Array.from({ length: 64 }, () => []);
   for (const site of k.sites()) buckets[kprobeHashBucket(site.addr)].unshift(site);
   const lines: string[] = [];
@@ -51,7 +50,7 @@ export function kprobeListFlags(probe: ProbeState): ('GONE' | 'DISABLED' | 'OPTI
 }
 
 /** `/sys/kernel/debug/kprobes/enabled`: `1\n` while probes are armed. */
-export function kprobesEnabledText(k: Kprobes): string {
+export function kprobesEnabledText(k: { readonly allArmed: boolean }): string {
   return k.allArmed ? '1\n' : '0\n';
 }
 
@@ -60,7 +59,7 @@ export function kprobesEnabledText(k: Kprobes): string {
  * is `-EINVAL` (returned as false).
  * @see kernel/kprobes.c write_enabled_file_bool()
  */
-export function writeKprobesEnabled(k: Kprobes, text: string): boolean {
+export function writeKprobesEnabled(k: { setAllArmed(on: boolean): void }, text: string): boolean {
   const c = text[0];
   if (c === '1' || c === 'y' || c === 'Y') k.setAllArmed(true);
   else if (c === '0' || c === 'n' || c === 'N') k.setAllArmed(false);

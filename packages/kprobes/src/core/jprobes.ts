@@ -1,8 +1,24 @@
 import { Reg, type RegIndex, Rflags } from '@int3/cpu';
 import { KernelLayout, type PtRegs } from '@int3/kernel';
 import { KprobeError } from '../kprobe-error.js';
+import type { KprobesArchHost, KprobesTextLayout } from './arch.js';
 import type { Kprobe } from './kprobe.js';
-import type { Kprobes } from './kprobes.js';
+import type { KprobesHost } from './kprobes-host.js';
+import type { ProbeKind, ProbeState } from './probe-site.js';
+
+/** What jprobes use of the core. */
+export interface JprobesHost extends Pick<KprobesArchHost, 'kcb' | 'emit'> {
+  kprobeAddr(p: Kprobe): bigint;
+  registerAs(p: Kprobe, kind: ProbeKind): void;
+  unregisterKprobe(p: Kprobe): void;
+  stateOf(p: Kprobe): ProbeState | undefined;
+}
+
+/** The machine's part jprobes use. */
+type Host = Pick<
+  KprobesHost,
+  'kallsyms' | 'symbols' | 'modules' | 'clock' | 'space' | 'pcpu' | 'log' | 'oops' | 'sched' | 'hostStackTop'
+>;
 
 /** `MAX_STACK_SIZE`: bytes of the probed function's stack a jprobe saves and restores. */
 export const MAX_STACK_SIZE = 64;
@@ -36,7 +52,11 @@ const ARG_REGS: readonly RegIndex[] = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R
 export class Jprobes {
   private readonly registered = new Set<Jprobe>();
 
-  constructor(private readonly k: Kprobes) {}
+  constructor(
+    private readonly m: Host,
+    private readonly k: JprobesHost,
+    private readonly text: Pick<KprobesTextLayout, 'jprobeReturn' | 'jprobeReturnEnd' | 'savedSpOffset'>,
+  ) {}
 
   /**
    * Registers a jprobe at a function entry (EINVAL otherwise); a guest entry must be kernel or module
@@ -44,15 +64,13 @@ export class Jprobes {
    * @see kernel/kprobes.c register_jprobe()
    */
   registerJprobe(jp: Jprobe): void {
-    const m = this.k.m;
+    const m = this.m;
     const addr = this.k.kprobeAddr(jp.kp);
     const loc = m.kallsyms.lookup(addr);
     if (loc?.offset !== 0) throw new KprobeError('EINVAL', `${m.kallsyms.format(addr)} is not a function entry`);
     if (typeof jp.entry === 'bigint') {
       const e = jp.entry;
-      const text =
-        (e >= m.kernel.image.symbols._stext && e < m.kernel.image.symbols._etext) ||
-        m.modules.moduleAt(e) !== undefined;
+      const text = (e >= m.symbols._stext && e < m.symbols._etext) || m.modules.moduleAt(e) !== undefined;
       if (!text) throw new KprobeError('EINVAL', `jprobe entry ${m.kallsyms.format(e)} is not kernel or module text`);
     }
     jp.kp.preHandler = (_p, regs) => this.setjmp(jp, regs);
@@ -69,7 +87,7 @@ export class Jprobes {
 
   /** `setjmp_pre_handler`. */
   private setjmp(jp: Jprobe, regs: PtRegs): number {
-    const m = this.k.m;
+    const m = this.m;
     const cpu = regs.cpu.id;
     const c = regs.cpu;
     const kcb = this.k.kcb[cpu];
@@ -101,7 +119,7 @@ export class Jprobes {
     kcb.jprobeSp = sp;
     kcb.jprobeStack = c.addressSpace.read(sp, minStackSize(m, cpu, sp));
     kcb.jprobe = this.k.stateOf(jp.kp);
-    m.space.writeU64(m.kernel.percpu.bases[cpu] + BigInt(this.k.arch.text.savedSpOffset), sp);
+    m.space.writeU64(m.pcpu[cpu] + BigInt(this.text.savedSpOffset), sp);
     regs.flags &= ~Rflags.IF;
     regs.ip = jp.entry;
     // The entry is the probe's handler: it costs no virtual time.
@@ -119,19 +137,19 @@ export class Jprobes {
 
   /** `longjmp_break_handler`: true when the int3 was `jprobe_return`'s. */
   private longjmp(regs: PtRegs): number {
-    const m = this.k.m;
+    const m = this.m;
     const cpu = regs.cpu.id;
     const c = regs.cpu;
     const kcb = this.k.kcb[cpu];
     const addr = regs.ip - 1n;
-    const text = this.k.arch.text;
+    const text = this.text;
     if (!kcb.jprobe || addr < text.jprobeReturn || addr >= text.jprobeReturnEnd) return 0;
     c.instrumentationMode = false;
     if (regs.sp !== kcb.jprobeSp) {
       const px = (v: bigint) => v.toString(16).padStart(16, '0');
-      m.kernel.log(cpu, 0, `current rsp ${px(regs.sp)} does not match saved rsp ${px(kcb.jprobeSp)}`);
-      m.kernel.log(cpu, 0, `Saved registers for jprobe ${m.kallsyms.format(kcb.jprobe.site.addr)}`);
-      m.kernel.oops(cpu, 'kernel BUG at arch/x86_64/kernel/kprobes.c: jprobe stack pointer mismatch');
+      m.log(cpu, 0, `current rsp ${px(regs.sp)} does not match saved rsp ${px(kcb.jprobeSp)}`);
+      m.log(cpu, 0, `Saved registers for jprobe ${m.kallsyms.format(kcb.jprobe.site.addr)}`);
+      m.oops(cpu, 'kernel BUG at arch/x86_64/kernel/kprobes.c: jprobe stack pointer mismatch');
       kcb.jprobe = undefined;
       kcb.reset();
       return 1;
@@ -156,9 +174,9 @@ export class Jprobes {
 }
 
 /** `MIN_STACK_SIZE(addr)`: at most 64 bytes, never past the top of the kernel stack. */
-function minStackSize(m: Kprobes['m'], cpu: number, sp: bigint): number {
+function minStackSize(m: Host, cpu: number, sp: bigint): number {
   const task = m.sched.current[cpu];
-  const top = task ? task.kernelStack + BigInt(KernelLayout.THREAD_SIZE) : m.kernel.hostStackTop[cpu];
+  const top = task ? task.kernelStack + BigInt(KernelLayout.THREAD_SIZE) : m.hostStackTop[cpu];
   const room = top > sp ? Number(top - sp) : MAX_STACK_SIZE;
   return Math.min(MAX_STACK_SIZE, room);
 }

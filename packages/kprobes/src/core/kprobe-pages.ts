@@ -1,6 +1,6 @@
 import { PAGE_SIZE, PageFlags } from '@int3/cpu';
-import type { Machine } from '@int3/kernel';
 import type { SlotPageProvider } from './insn-slots.js';
+import type { KprobesHost } from './kprobes-host.js';
 
 /**
  * Pages for a slot cache (`module_alloc`: within ±2 GiB of the kernel), each named `name` in kallsyms
@@ -8,11 +8,15 @@ import type { SlotPageProvider } from './insn-slots.js';
  * executed (the CPU stops at a gate before decoding them).
  * @see kernel/kprobes.c alloc_insn_page(), free_insn_page()
  */
-export function kprobePages(m: Machine, name: string, flags: number = PageFlags.Present): SlotPageProvider {
+export function kprobePages(
+  m: Pick<KprobesHost, 'memory' | 'space' | 'kallsyms'>,
+  name: string,
+  flags: number = PageFlags.Present,
+): SlotPageProvider {
   const region = (page: bigint) => `${name}:${page.toString(16)}`;
   return {
     allocPage: () => {
-      const page = m.kernel.memory.moduleAlloc(PAGE_SIZE, flags);
+      const page = m.memory.moduleAlloc(PAGE_SIZE, flags);
       if (flags & PageFlags.Gate) m.space.write(page, new Uint8Array(PAGE_SIZE).fill(0xcc));
       m.kallsyms.addRegion(
         undefined,
@@ -23,7 +27,7 @@ export function kprobePages(m: Machine, name: string, flags: number = PageFlags.
     },
     freePage: (page) => {
       m.kallsyms.removeRegion(region(page));
-      m.kernel.memory.free(page);
+      m.memory.free(page);
     },
   };
 }

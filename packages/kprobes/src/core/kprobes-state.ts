@@ -1,8 +1,8 @@
-import type { BoostSnapshot } from '../arch/x86/kprobe-booster.js';
+import type { KprobesArch, KprobesArchHost } from './arch.js';
 import type { ControlBlock } from './control-block.js';
 import type { Kprobe } from './kprobe.js';
-import type { Kprobes } from './kprobes.js';
-import type { Kretprobes } from './kretprobes.js';
+import type { KprobesHost } from './kprobes-host.js';
+import type { KprobeOptimizer } from './optimizer.js';
 import type { OptimizerState } from './optimizer-state.js';
 
 /** kprobes' dynamic state at a snapshot: what a hit in progress or a return in flight depends on. */
@@ -12,8 +12,22 @@ export interface KprobesState {
   readonly armed: readonly (readonly [bigint, boolean, boolean])[];
   readonly allArmed: boolean;
   readonly kretprobes: unknown;
-  readonly boost: BoostSnapshot;
+  /** The arch's state (boost states, detour buffers), opaque here. */
+  readonly arch: unknown;
   readonly optimizer: OptimizerState;
+}
+
+/** What the snapshot reads and restores of the core besides its parts. */
+export interface KprobesSnapshotHost extends Pick<KprobesArchHost, 'kcb' | 'sites' | 'get'> {
+  readonly allArmed: boolean;
+  registeredProbes(): IterableIterator<Kprobe>;
+  restoreAllArmed(on: boolean): void;
+}
+
+/** A part with state of its own in the snapshot. */
+interface Saves<S> {
+  save(): S;
+  restore(s: S): void;
 }
 
 /**
@@ -21,8 +35,14 @@ export interface KprobesState {
  * in a replay) also restores the per-CPU control blocks, kretprobe instances in flight, `nmissed`
  * counters and which addresses are armed. Registrations themselves are inputs: they are not part of it.
  */
-export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): void {
-  k.m.kernel.registerSnapshotProvider('kprobes', {
+export function registerKprobesSnapshot(
+  host: Pick<KprobesHost, 'registerSnapshotProvider'>,
+  k: KprobesSnapshotHost,
+  kretprobes: Saves<unknown>,
+  arch: Pick<KprobesArch, 'save' | 'restore'>,
+  optimizer: Pick<KprobeOptimizer, 'save' | 'restore'>,
+): void {
+  host.registerSnapshotProvider('kprobes', {
     save: (): KprobesState =>
       Object.freeze({
         kcb: k.kcb.map((c) => c.copy()),
@@ -30,8 +50,8 @@ export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): voi
         armed: [...k.sites()].map((s) => [s.addr, s.armed, s.gone] as const),
         allArmed: k.allArmed,
         kretprobes: kretprobes.save(),
-        boost: k.arch.booster.save(),
-        optimizer: k.optimizer.save(),
+        arch: arch.save(),
+        optimizer: optimizer.save(),
       }),
     restore: (state) => {
       if (state === undefined) return;
@@ -50,8 +70,8 @@ export function registerKprobesSnapshot(k: Kprobes, kretprobes: Kretprobes): voi
       }
       k.restoreAllArmed(s.allArmed);
       kretprobes.restore(s.kretprobes);
-      k.arch.booster.restore(s.boost);
-      k.optimizer.restore(s.optimizer);
+      arch.restore(s.arch);
+      optimizer.restore(s.optimizer);
     },
   });
 }

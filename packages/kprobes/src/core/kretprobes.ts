@@ -1,11 +1,27 @@
 import { hi32, lo32, Reg, toBig } from '@int3/cpu';
 import { HOST_CALL_JUMPED, type HostCallContext, type PtRegs } from '@int3/kernel';
 import { KprobeError } from '../kprobe-error.js';
+import type { KprobesArchHost, KprobesTextLayout } from './arch.js';
 import { type Kprobe, KprobeStatus } from './kprobe.js';
-import type { Kprobes } from './kprobes.js';
+import type { KprobesHost } from './kprobes-host.js';
 import { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './kretprobe.js';
 import { Instance } from './kretprobe-instance.js';
-import type { ProbeSite } from './probe-site.js';
+import type { ProbeKind, ProbeSite } from './probe-site.js';
+
+/** What kretprobes use of the core: registering their entry probes, and the trampoline's own probe. */
+export interface KretprobesHost extends Pick<KprobesArchHost, 'get' | 'kcb' | 'emit' | 'observed' | 'now'> {
+  kprobeAddr(p: Kprobe): bigint;
+  registerAs(p: Kprobe, kind: ProbeKind): void;
+  unregisterKprobe(p: Kprobe): void;
+  registerOwn(p: Kprobe, addr: bigint): ProbeSite;
+  unregisterOwn(p: Kprobe): void;
+}
+
+/** The machine's part kretprobes use. */
+type Host = Pick<
+  KprobesHost,
+  'tasks$' | 'space' | 'hostCalls' | 'kallsyms' | 'cpus' | 'sched' | 'oops' | 'log' | 'clock'
+>;
 
 interface RpState {
   readonly rp: Kretprobe;
@@ -48,12 +64,18 @@ export class Kretprobes {
   /** The trampoline's own kprobe while the booster is off. */
   private trampolineProbe: Kprobe | undefined;
   private boosted = false;
+  /** The probe on `kretprobe_trampoline` while the booster is off. */
+  trampolineSite: ProbeSite | undefined;
 
-  constructor(private readonly k: Kprobes) {
-    this.trampolineLo = lo32(k.arch.text.trampoline);
-    this.trampolineHi = hi32(k.arch.text.trampoline);
+  constructor(
+    private readonly m: Host,
+    private readonly k: KretprobesHost,
+    private readonly text: Pick<KprobesTextLayout, 'trampoline' | 'trampolineBug'>,
+  ) {
+    this.trampolineLo = lo32(text.trampoline);
+    this.trampolineHi = hi32(text.trampoline);
     this.booster = true;
-    k.m.tasks$.subscribe((e) => {
+    m.tasks$.subscribe((e) => {
       if (e.type === 'task:exited') this.flushTask(e.pid);
     });
   }
@@ -71,22 +93,20 @@ export class Kretprobes {
   set booster(on: boolean) {
     if (on === this.boosted) return;
     const k = this.k;
-    const m = k.m;
-    const trampoline = k.arch.text.trampoline;
+    const m = this.m;
+    const trampoline = this.text.trampoline;
     if (on) {
-      const site = k.arch.trampolineSite;
+      const site = this.trampolineSite;
       if (site !== undefined && k.kcb.some((c) => c.current === site)) {
         throw new KprobeError('EBUSY', 'a CPU is inside the kretprobe trampoline');
       }
       if (this.trampolineProbe !== undefined) k.unregisterOwn(this.trampolineProbe);
       this.trampolineProbe = undefined;
-      k.arch.trampolineSite = undefined;
+      this.trampolineSite = undefined;
       m.space.markGate(trampoline, true);
-      m.kernel.hostCalls.bind('kretprobe_trampoline', trampoline, (ctx) => this.boostedTrampoline(ctx), {
-        inline: true,
-      });
+      m.hostCalls.bind('kretprobe_trampoline', trampoline, (ctx) => this.boostedTrampoline(ctx), { inline: true });
     } else {
-      m.kernel.hostCalls.unbind(trampoline);
+      m.hostCalls.unbind(trampoline);
       m.space.markGate(trampoline, false);
       m.space.markInstrumentation(trampoline, 1, true);
       const probe: Kprobe = { addr: trampoline, preHandler: (_p, regs) => this.trampolineHandler(regs) };
@@ -94,7 +114,7 @@ export class Kretprobes {
       // The trampoline's `ret`, stepped from its slot, stands for no instruction of the program.
       m.space.markInstrumentation(site.arch.slot, 1, true);
       this.trampolineProbe = probe;
-      k.arch.trampolineSite = site;
+      this.trampolineSite = site;
     }
     this.boosted = on;
   }
@@ -113,7 +133,7 @@ export class Kretprobes {
       if (!ri.owner.unregistered) ri.owner.free.push(ri);
       if (this.k.observed) {
         const addr = ri.rp.kp.addr ?? 0n;
-        const symbol = ri.rp.kp.addr ? this.k.m.kallsyms.format(ri.rp.kp.addr) : '?';
+        const symbol = ri.rp.kp.addr ? this.m.kallsyms.format(ri.rp.kp.addr) : '?';
         this.k.emit({ type: 'kretprobe:flushed', at: this.k.now(), cpu: -1, addr, symbol, pid });
       }
     }
@@ -127,14 +147,14 @@ export class Kretprobes {
   registerKretprobe(rp: Kretprobe): void {
     if (this.states.has(rp)) throw new KprobeError('EINVAL', 'this kretprobe is already registered');
     const addr = this.k.kprobeAddr(rp.kp);
-    const loc = this.k.m.kallsyms.lookup(addr);
+    const loc = this.m.kallsyms.lookup(addr);
     if (loc?.offset !== 0) {
-      throw new KprobeError('EINVAL', `${this.k.m.kallsyms.format(addr)} is not a function entry`);
+      throw new KprobeError('EINVAL', `${this.m.kallsyms.format(addr)} is not a function entry`);
     }
     if ((rp.dataSize ?? 0) > KRETPROBE_MAX_DATA_SIZE) {
       throw new KprobeError('E2BIG', `data_size ${rp.dataSize} is larger than ${KRETPROBE_MAX_DATA_SIZE}`);
     }
-    if (!(rp.maxactive && rp.maxactive > 0)) rp.maxactive = Math.max(10, 2 * this.k.m.cpus.length);
+    if (!(rp.maxactive && rp.maxactive > 0)) rp.maxactive = Math.max(10, 2 * this.m.cpus.length);
     rp.nmissed = 0;
     // A kretprobe unregistered and registered again keeps its `rp` object but gets a new state: an
     // instance of the old registration still in flight neither runs the handler nor joins the new list.
@@ -199,7 +219,7 @@ export class Kretprobes {
   /** `pre_handler_kretprobe` + `arch_prepare_kretprobe`. */
   private entryHandler(state: RpState, regs: PtRegs): number {
     const { rp } = state;
-    const m = this.k.m;
+    const m = this.m;
     const cpu = regs.cpu.id;
     const ri = state.free.pop();
     const pid = m.sched.current[cpu]?.pid ?? 0;
@@ -239,7 +259,7 @@ export class Kretprobes {
       // Across a page end, or unmapped (the host access throws as a readU64 would).
       const sp = regs.sp;
       ri.retAddr = c.addressSpace.readU64(sp);
-      c.addressSpace.writeU64(sp, this.k.arch.text.trampoline);
+      c.addressSpace.writeU64(sp, this.text.trampoline);
     }
     const list = this.inFlight.get(pid);
     if (list) list.push(ri);
@@ -253,7 +273,7 @@ export class Kretprobes {
         symbol: m.kallsyms.format(rp.kp.addr!),
         pid,
         original: ri.retAddr,
-        trampoline: this.k.arch.text.trampoline,
+        trampoline: this.text.trampoline,
       });
     }
     return 0;
@@ -263,7 +283,7 @@ export class Kretprobes {
   private trampolineHandler(regs: PtRegs): number {
     const sp = regs.sp;
     if (!this.returnFrame(regs, false)) {
-      this.k.m.kernel.oops(regs.cpu.id, BUG);
+      this.m.oops(regs.cpu.id, BUG);
       return 1;
     }
     // The trampoline is a `ret`: hand it the real return address in the slot it was taken from.
@@ -289,8 +309,8 @@ export class Kretprobes {
       c.ripLo = this.origLo;
       c.ripHi = this.origHi;
     } else {
-      this.k.m.kernel.log(ctx.cpu, 0, BUG);
-      regs.ip = this.k.arch.text.trampolineBug;
+      this.m.log(ctx.cpu, 0, BUG);
+      regs.ip = this.text.trampolineBug;
     }
     return HOST_CALL_JUMPED;
   }
@@ -303,7 +323,7 @@ export class Kretprobes {
    * own kprobe is current without it).
    */
   private returnFrame(regs: PtRegs, boosted: boolean): boolean {
-    const m = this.k.m;
+    const m = this.m;
     const c = regs.cpu;
     const cpu = c.id;
     const pid = m.sched.current[cpu]?.pid ?? 0;
@@ -314,11 +334,11 @@ export class Kretprobes {
     const slotLo = (spLo - 8) | 0;
     const slotHi = (spLo >>> 0 < 8 ? c.H[Reg.RSP] - 1 : c.H[Reg.RSP]) | 0;
     if (list === undefined || newest === undefined || newest.slotLo !== slotLo || newest.slotHi !== slotHi) {
-      const trampoline = this.k.arch.text.trampoline;
+      const trampoline = this.text.trampoline;
       const sp = regs.sp;
       const what = newest ? m.kallsyms.format(newest.rp.kp.addr!) : 'none';
-      m.kernel.log(cpu, 0, `kretprobe BUG!: Processing kretprobe ${what} @ ${m.kallsyms.format(trampoline)}`);
-      m.kernel.log(
+      m.log(cpu, 0, `kretprobe BUG!: Processing kretprobe ${what} @ ${m.kallsyms.format(trampoline)}`);
+      m.log(
         cpu,
         0,
         `kretprobe BUG!: task ${pid} returned to the trampoline with sp ${hex(sp)}, expected ${newest ? hex(newest.stackSlot + 8n) : 'an instance'}`,

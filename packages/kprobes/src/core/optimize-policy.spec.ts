@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Kprobes } from './kprobes.js';
-import { optimizePolicyRefusal } from './optimize-policy.js';
+import { type OptimizePolicyHost, optimizePolicyRefusal } from './optimize-policy.js';
 import { ProbeSite, ProbeState } from './probe-site.js';
 
-const k = { arch: { trampolineSite: undefined }, allArmed: true } as unknown as Kprobes;
+const k: OptimizePolicyHost = { trampolineSite: undefined, allArmed: true };
 
 function site(...probes: { postHandler?: () => void; breakHandler?: () => number; flags?: number }[]): ProbeSite {
   const s = new ProbeSite(0x1000n, 'f+0x0', undefined, { slot: 0n, opcode: 0x55, text: 'push %rbp' });

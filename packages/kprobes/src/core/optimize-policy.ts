@@ -1,5 +1,12 @@
-import type { Kprobes } from './kprobes.js';
 import type { ProbeSite } from './probe-site.js';
+
+/** What the policy reads of kprobes besides the site: the global switch and kprobes' own probe. */
+export interface OptimizePolicyHost {
+  /** `kprobes/enabled` is 1. */
+  readonly allArmed: boolean;
+  /** The kretprobe trampoline's own kprobe (booster off), never optimized. */
+  readonly trampolineSite: ProbeSite | undefined;
+}
 
 /**
  * The core's conditions for jump-optimizing a site, checked before the arch's region analysis: the
@@ -8,9 +15,9 @@ import type { ProbeSite } from './probe-site.js';
  * situations: the site is retried when they change.
  * @see kernel/kprobes.c optimize_kprobe(), Documentation/trace/kprobes.rst ("Pre-optimization")
  */
-export function optimizePolicyRefusal(k: Kprobes, site: ProbeSite, enabled: boolean): string | undefined {
+export function optimizePolicyRefusal(k: OptimizePolicyHost, site: ProbeSite, enabled: boolean): string | undefined {
   if (!enabled) return 'optimization is off (debug.kprobes-optimization=0)';
-  if (site === k.arch.trampolineSite) return "kprobes' own trampoline";
+  if (site === k.trampolineSite) return "kprobes' own trampoline";
   if (site.gone) return 'the probed code has gone';
   if (site.children.length === 0) return 'unused';
   if (site.disabled) return 'disabled';

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { X86Optprobes } from '../arch/x86/x86-optprobes.js';
+import type { OptimizedDetour } from './arch.js';
 import type { KprobeEvent } from './kprobe-event.js';
-import type { Kprobes } from './kprobes.js';
 import { OptimizeRefusals } from './optimize-refusals.js';
 import { ProbeSite } from './probe-site.js';
 
-function setup(prepared: { size: number } | string, inside?: string) {
+function setup(prepared: OptimizedDetour | string, inside?: string) {
   const events: KprobeEvent[] = [];
-  const k = { observed: true, now: () => 0, emit: (e: KprobeEvent) => events.push(e) } as unknown as Kprobes;
-  const arch = { prepare: () => prepared, probeInside: () => inside } as unknown as X86Optprobes;
+  const k = {
+    observed: true,
+    now: () => 0,
+    emit: (e: KprobeEvent) => events.push(e),
+    allArmed: true,
+    trampolineSite: undefined,
+  };
+  const arch = { archPrepareOptimizedKprobe: () => prepared, archCheckOptimizedKprobe: () => inside };
   const site = new ProbeSite(0x1000n, 'f+0x0', undefined, { slot: 0n, opcode: 0x55, text: 'push %rbp' });
   return { refusals: new OptimizeRefusals(k, arch), site, events };
 }
@@ -16,9 +21,9 @@ function setup(prepared: { size: number } | string, inside?: string) {
 describe(OptimizeRefusals, () => {
   it("should give the region analysis's reason, then an armed probe inside the region, else none", () => {
     expect(setup('an indirect jump').refusals.analysis(setup('x').site)).toBe('an indirect jump');
-    const inside = setup({ size: 6 }, 'probe inside the region at f+0x2');
+    const inside = setup({ buf: 0n, copies: 1n, size: 6 }, 'probe inside the region at f+0x2');
     expect(inside.refusals.analysis(inside.site)).toBe('probe inside the region at f+0x2');
-    const ok = setup({ size: 6 });
+    const ok = setup({ buf: 0n, copies: 1n, size: 6 });
     expect(ok.refusals.analysis(ok.site)).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
-import type { X86Optprobes } from '../arch/x86/x86-optprobes.js';
-import type { Kprobes } from './kprobes.js';
-import { optimizePolicyRefusal } from './optimize-policy.js';
+import type { KprobesArch } from './arch.js';
+import type { KprobeEventSink } from './event-sink.js';
+import { type OptimizePolicyHost, optimizePolicyRefusal } from './optimize-policy.js';
 import type { ProbeSite } from './probe-site.js';
 
 /**
@@ -15,8 +15,8 @@ export class OptimizeRefusals {
   private refused = new Map<ProbeSite, string>();
 
   constructor(
-    private readonly k: Kprobes,
-    private readonly arch: X86Optprobes,
+    private readonly k: KprobeEventSink & OptimizePolicyHost,
+    private readonly arch: Pick<KprobesArch, 'archPrepareOptimizedKprobe' | 'archCheckOptimizedKprobe'>,
   ) {}
 
   /** The core's conditions (temporary: never reported). */
@@ -26,9 +26,9 @@ export class OptimizeRefusals {
 
   /** The arch's conditions: the region analysis, then armed probes inside the region. */
   analysis(site: ProbeSite): string | undefined {
-    const d = this.arch.prepare(site);
+    const d = this.arch.archPrepareOptimizedKprobe(site);
     if (typeof d === 'string') return d;
-    return this.arch.probeInside(site, d.size);
+    return this.arch.archCheckOptimizedKprobe(site, d.size);
   }
 
   /** Publishes `reason` for the site unless it was the last one reported. */

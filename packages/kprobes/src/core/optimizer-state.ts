@@ -1,4 +1,3 @@
-import type { X86OptprobesState } from '../arch/x86/x86-optprobes.js';
 import type { ProbeSite } from './probe-site.js';
 
 /** `OPTIMIZE_DELAY`: jiffies between a kick and the optimizer's run. */
@@ -21,5 +20,4 @@ export interface OptimizerState {
   readonly reoptimize: readonly ProbeSite[];
   readonly refused: readonly (readonly [ProbeSite, string])[];
   readonly reasons: readonly (readonly [ProbeSite, string])[];
-  readonly arch: X86OptprobesState;
 }

@@ -1,6 +1,7 @@
-import { type PtRegs, TICK_NS } from '@int3/kernel';
-import type { X86Optprobes } from '../arch/x86/x86-optprobes.js';
-import type { Kprobes } from './kprobes.js';
+import { TICK_NS } from '@int3/kernel';
+import type { KprobesArch, KprobesArchHost, OptimizedDetour } from './arch.js';
+import type { KprobesHost } from './kprobes-host.js';
+import type { OptimizePolicyHost } from './optimize-policy.js';
 import { OptimizeRefusals } from './optimize-refusals.js';
 import { OPTIMIZE_DELAY, type OptimizerState, type OptPhase } from './optimizer-state.js';
 import type { ProbeSite } from './probe-site.js';
@@ -43,29 +44,19 @@ export class KprobeOptimizer {
   private unoptimizeReason = new Map<ProbeSite, string>();
 
   constructor(
-    private readonly k: Kprobes,
-    private readonly arch: X86Optprobes,
+    private readonly host: Pick<KprobesHost, 'clock' | 'log' | 'kallsyms' | 'onRoundBoundary'>,
+    private readonly k: Pick<KprobesArchHost, 'get' | 'sites' | 'emit' | 'observed' | 'now'> & OptimizePolicyHost,
+    private readonly arch: KprobesArch,
   ) {
     this.refusals = new OptimizeRefusals(k, arch);
-    k.m.kernel.onRoundBoundary(() => this.onRoundBoundary());
-  }
-
-  /** The original byte under an optimized probe's jump, else undefined (for decoders). */
-  recoverByte(a: bigint): number | undefined {
-    return this.arch.recoverByte(a);
+    host.onRoundBoundary(() => this.onRoundBoundary());
   }
 
   /**
-   * An int3 hit of a site flagged optimized (queued, being patched or being unoptimized): the CPU
-   * continues in the detour's copy of the region (true), never single-stepping into a region whose
-   * bytes may be half-written.
-   * @see arch/x86/kernel/kprobes/opt.c setup_detour_execution()
+   * `kprobe_optimized(p)`: the site is flagged optimized (queued, being patched, patched or being
+   * unoptimized), so an int3 hit on it goes through its detour, never single-stepping into a region
+   * whose bytes may be half-written (the arch's `setup_detour_execution()`).
    */
-  setupDetourExecution(site: ProbeSite, regs: PtRegs): boolean {
-    return this.phases.has(site) && this.arch.setupDetourExecution(site, regs);
-  }
-
-  /** True when an int3 hit of the site goes through its detour ({@link setupDetourExecution}). */
   detoured(site: ProbeSite): boolean {
     return this.phases.has(site);
   }
@@ -75,8 +66,8 @@ export class KprobeOptimizer {
    * optimized callback's gate; `copies`: the copied region after it; `size`: bytes of the detoured
    * region), if any.
    */
-  detour(site: ProbeSite): { readonly buf: bigint; readonly copies: bigint; readonly size: number } | undefined {
-    return this.arch.detour(site);
+  detour(site: ProbeSite): OptimizedDetour | undefined {
+    return this.arch.archOptimizedDetour(site);
   }
 
   /** The site's phase; undefined for a plain int3 probe. */
@@ -157,9 +148,8 @@ export class KprobeOptimizer {
       }
       return;
     }
-    const [int3, tail] = this.arch.unoptimizeSteps(site);
-    if (phase === 'optimized' || phase === 'unqueued') this.arch.poke(site, int3, 'unoptimize');
-    if (phase !== 'unopt-tail') this.arch.poke(site, tail, 'unoptimize');
+    if (phase === 'optimized' || phase === 'unqueued') this.arch.archUnoptimizeKprobe(site, 1);
+    if (phase !== 'unopt-tail') this.arch.archUnoptimizeKprobe(site, 2);
     this.phases.delete(site);
     this.disarmAfter.delete(site);
     this.unoptimizeReason.delete(site);
@@ -191,9 +181,9 @@ export class KprobeOptimizer {
   unoptimizeCovering(addr: bigint): void {
     for (let d = 1n; d < BigInt(MAX_REGION); d++) {
       const site = this.k.get(addr - d);
-      const detour = site && this.arch.detour(site);
+      const detour = site && this.arch.archOptimizedDetour(site);
       if (site && detour && d < BigInt(detour.size) && this.phases.has(site)) {
-        this.unoptimize(site, `probe armed inside the region at ${this.k.m.kallsyms.format(addr)}`, true);
+        this.unoptimize(site, `probe armed inside the region at ${this.host.kallsyms.format(addr)}`, true);
       }
     }
   }
@@ -214,14 +204,14 @@ export class KprobeOptimizer {
     this.unoptimizeReason.delete(site);
     this.refusals.forget(site);
     site.optimized = false;
-    this.arch.release(site);
+    this.arch.archRemoveOptimizedKprobe(site);
   }
 
   /** The site is removed: its original bytes back at once, its buffer freed once unused. */
   release(site: ProbeSite): void {
     this.unoptimize(site, 'unregistered', true);
     this.refusals.forget(site);
-    this.arch.release(site);
+    this.arch.archRemoveOptimizedKprobe(site);
   }
 
   /**
@@ -233,8 +223,8 @@ export class KprobeOptimizer {
     if (on === this.enabled) return;
     this.enabled = on;
     for (const site of [...this.k.sites()]) this.update(site, 'optimization turned off');
-    if (!on && this.due !== undefined) this.due = this.k.m.clock(0);
-    this.k.m.kernel.log(0, 6, on ? 'Kprobes globally optimized' : 'Kprobes globally unoptimized');
+    if (!on && this.due !== undefined) this.due = this.host.clock(0);
+    this.host.log(0, 6, on ? 'Kprobes globally optimized' : 'Kprobes globally unoptimized');
   }
 
   /**
@@ -256,10 +246,10 @@ export class KprobeOptimizer {
   private onRoundBoundary(): void {
     if (this.phases.size === 0 && this.due === undefined && this.arch.pendingFrees === 0) return;
     this.advance();
-    if (this.due !== undefined && this.k.m.clock(0) >= this.due) {
+    if (this.due !== undefined && this.host.clock(0) >= this.due) {
       this.due = undefined;
       this.start();
-    } else this.arch.freeUnused();
+    } else this.arch.archFreeCleanedKprobes();
   }
 
   /**
@@ -269,16 +259,16 @@ export class KprobeOptimizer {
   private advance(): void {
     for (const [site, phase] of this.phases) {
       if (phase === 'unopt-int3') {
-        this.arch.poke(site, this.arch.unoptimizeSteps(site)[1], 'unoptimize');
+        this.arch.archUnoptimizeKprobe(site, 2);
         this.phases.set(site, 'unopt-tail');
       } else if (phase === 'unopt-tail') {
         this.finishUnoptimize(site);
       } else if (phase === 'tail') {
-        this.arch.poke(site, this.arch.optimizeSteps(site)[2], 'optimize');
+        this.arch.archOptimizeKprobe(site, 3);
         this.phases.set(site, 'optimized');
         site.optimized = true;
         if (this.k.observed) {
-          const d = this.arch.detour(site)!;
+          const d = this.arch.archOptimizedDetour(site)!;
           this.k.emit({
             type: 'kprobe:optimized',
             at: this.k.now(),
@@ -298,7 +288,7 @@ export class KprobeOptimizer {
     // Step 1: unoptimize the queued ones: int3 back over the jump.
     for (const [site, phase] of this.phases) {
       if (phase !== 'unqueued') continue;
-      this.arch.poke(site, this.arch.unoptimizeSteps(site)[0], 'unoptimize');
+      this.arch.archUnoptimizeKprobe(site, 1);
       site.optimized = false;
       this.phases.set(site, 'unopt-int3');
     }
@@ -306,17 +296,16 @@ export class KprobeOptimizer {
     let again = false;
     for (const [site, phase] of this.phases) {
       if (phase !== 'queued') continue;
-      if (this.arch.busy(site, this.arch.detour(site)!.size)) {
+      if (this.arch.archOptimizedRegionBusy(site)) {
         again = true;
         continue;
       }
-      const [int3, tail] = this.arch.optimizeSteps(site);
-      this.arch.poke(site, int3, 'optimize');
-      this.arch.poke(site, tail, 'optimize');
+      this.arch.archOptimizeKprobe(site, 1);
+      this.arch.archOptimizeKprobe(site, 2);
       this.phases.set(site, 'tail');
     }
     // Step 4: free what released probes left.
-    this.arch.freeUnused();
+    this.arch.archFreeCleanedKprobes();
     // Step 5: kick again while something waits.
     if (again || this.arch.pendingFrees > 0) this.kick();
   }
@@ -328,7 +317,7 @@ export class KprobeOptimizer {
     this.unoptimizeReason.delete(site);
     this.emitUnoptimized(site, reason);
     if (this.disarmAfter.delete(site) && site.armed && site.disabled && !site.gone) {
-      this.k.arch.disarm(site);
+      this.arch.archDisarmKprobe(site);
       this.retryCovering(site.addr);
     }
     if (this.reoptimize.delete(site)) this.update(site);
@@ -336,7 +325,7 @@ export class KprobeOptimizer {
 
   /** `kick_kprobe_optimizer`: run `OPTIMIZE_DELAY` jiffies from now unless a run is already due. */
   private kick(): void {
-    if (this.due === undefined) this.due = this.k.m.clock(0) + this.delay * TICK_NS;
+    if (this.due === undefined) this.due = this.host.clock(0) + this.delay * TICK_NS;
   }
 
   private emitUnoptimized(site: ProbeSite, reason: string): void {
@@ -360,7 +349,6 @@ export class KprobeOptimizer {
       reoptimize: Object.freeze([...this.reoptimize]),
       refused: this.refusals.save(),
       reasons: Object.freeze([...this.unoptimizeReason]),
-      arch: this.arch.save(),
     });
   }
 
@@ -377,6 +365,5 @@ export class KprobeOptimizer {
     this.reoptimize = new Set(s.reoptimize);
     this.refusals.restore(s.refused);
     this.unoptimizeReason = new Map(s.reasons);
-    this.arch.restore(s.arch);
   }
 }

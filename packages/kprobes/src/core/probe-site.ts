@@ -1,5 +1,5 @@
 import { hi32, lo32 } from '@int3/cpu';
-import type { ArchSite } from './arch.js';
+import type { ArchSite } from './arch-site.js';
 import { type Kprobe, KprobeFlag } from './kprobe.js';
 
 /** What a registered probe is: a plain kprobe, a kretprobe's entry probe, or a jprobe. */

@@ -1,4 +1,5 @@
-import { KernelError, type Machine, PT_REGS_SIZE, type PtRegs } from '@int3/kernel';
+import { KernelError, PT_REGS_SIZE, type PtRegs } from '@int3/kernel';
+import type { KprobesHost } from '../core/kprobes-host.js';
 import { HANDLER_STACK_GAP } from './guest-layout.js';
 
 /**
@@ -14,7 +15,7 @@ export class GuestHandlerCaller {
   /** Handler calls that oopsed (or ran away), in total. */
   failures = 0;
 
-  constructor(private readonly m: Machine) {}
+  constructor(private readonly m: Pick<KprobesHost, 'guest' | 'log' | 'kallsyms'>) {}
 
   /**
    * Runs `fn(first, regs, extra?)` for the trap `regs` describes; returns its `int` result, or 0 when
@@ -38,7 +39,7 @@ export class GuestHandlerCaller {
     c.instrumentationMode = true;
     try {
       const args = extra === undefined ? [first, frame] : [first, frame, extra];
-      rax = m.kernel.guest.call(cpu, fn, args, { instrumentation: true, stackTop: frame });
+      rax = m.guest.call(cpu, fn, args, { instrumentation: true, stackTop: frame });
     } catch (e) {
       if (!(e instanceof KernelError)) throw e;
       this.fail(cpu, e.message, fn, what);
@@ -53,6 +54,6 @@ export class GuestHandlerCaller {
   private fail(cpu: number, why: string, fn: bigint, what: () => string): void {
     this.failures++;
     const m = this.m;
-    m.kernel.log(cpu, 4, `kprobes: ${what()} handler ${m.kallsyms.format(fn)} failed (${why}); treated as returning 0`);
+    m.log(cpu, 4, `kprobes: ${what()} handler ${m.kallsyms.format(fn)} failed (${why}); treated as returning 0`);
   }
 }

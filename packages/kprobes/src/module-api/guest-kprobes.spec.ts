@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { IMAGE_DIR, Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { KprobeFlag } from '../core/kprobe.js';
-import { Kprobes } from '../core/kprobes.js';
 import { Errno } from '../kprobe-error.js';
+import { Kprobes } from '../kprobes.js';
+import { machineHost } from '../machine-host.js';
 import { bindGuestKprobes, GUEST_KPROBES_GATES, type GuestKprobesGate } from './guest-kprobes.js';
 import { KprobeLayout, KretprobeLayout } from './guest-layout.js';
 
@@ -13,7 +14,7 @@ const image = readSampleImage();
 function setup() {
   const m = Machine.boot({ image, cpus: 1, programs: sampleProgram });
   const kprobes = Kprobes.init(m);
-  const g = bindGuestKprobes(kprobes);
+  const g = bindGuestKprobes(machineHost(m), kprobes);
   const gate = (name: GuestKprobesGate, ...args: bigint[]) =>
     Number(
       BigInt.asIntN(32, m.kernel.guest.call(0, g.gates.get(name)!, args, { asTask: m.kernel.image.symbols.init_task })),
@@ -47,7 +48,7 @@ function setup() {
 describe(bindGuestKprobes, () => {
   it('should define each gate once, as a global text symbol modules link against', () => {
     const { m, kprobes, g } = setup();
-    expect(bindGuestKprobes(kprobes)).toBe(g);
+    expect(bindGuestKprobes(machineHost(m), kprobes)).toBe(g);
     for (const name of GUEST_KPROBES_GATES) {
       expect(m.kallsyms.lookupAll(name).map((s) => [s.address, s.type])).toEqual([[g.gates.get(name), 'T']]);
     }

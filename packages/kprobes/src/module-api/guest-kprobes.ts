@@ -1,7 +1,8 @@
 import { type LoadedModule, ModuleState, type PtRegs } from '@int3/kernel';
 import type { Jprobe } from '../core/jprobes.js';
-import type { Kprobes } from '../core/kprobes.js';
-import type { KretprobeInstance } from '../core/kretprobe.js';
+import type { Kprobe } from '../core/kprobe.js';
+import type { KprobesHost } from '../core/kprobes-host.js';
+import type { Kretprobe, KretprobeInstance } from '../core/kretprobe.js';
 import { Errno, KprobeError } from '../kprobe-error.js';
 import { GuestHandlerCaller } from './guest-handler-caller.js';
 import { GuestKprobe } from './guest-kprobe.js';
@@ -32,7 +33,22 @@ export const GUEST_KPROBES_GATES = [
 export type GuestKprobesGate = (typeof GUEST_KPROBES_GATES)[number];
 
 const EINVAL = -Errno.EINVAL;
-const bound = new WeakMap<Kprobes, GuestKprobes>();
+/** The kprobes API the C gates call: registration and enabling, as a module's calls reach them. */
+export interface GuestKprobesApi {
+  registerKprobe(p: Kprobe): void;
+  unregisterKprobe(p: Kprobe): void;
+  registerJprobe(jp: Jprobe): void;
+  unregisterJprobe(jp: Jprobe): void;
+  registerKretprobe(rp: Kretprobe): void;
+  unregisterKretprobe(rp: Kretprobe): void;
+  enableKprobe(p: Kprobe): void;
+  disableKprobe(p: Kprobe): void;
+}
+
+/** The machine's part the C API uses. */
+type Host = Pick<KprobesHost, 'hostCalls' | 'modules' | 'space' | 'log' | 'kallsyms' | 'guest' | 'heap' | 'pcpu'>;
+
+const bound = new WeakMap<GuestKprobesApi, GuestKprobes>();
 
 /**
  * The kprobes C API for guest kernel modules: host-call gates (`register_kprobe`, …) that read the
@@ -48,8 +64,10 @@ export class GuestKprobes {
   readonly handlers: GuestHandlerCaller;
   private readonly registered = new Map<bigint, Registered>();
 
-  constructor(private readonly k: Kprobes) {
-    const m = k.m;
+  constructor(
+    private readonly m: Host,
+    private readonly k: GuestKprobesApi,
+  ) {
     this.handlers = new GuestHandlerCaller(m);
     const services: Record<GuestKprobesGate, (a: (n: number) => bigint) => number | undefined> = {
       register_kprobe: (a) => this.registerKprobe(a(0)),
@@ -68,7 +86,7 @@ export class GuestKprobes {
       const service = services[name];
       gates.set(
         name,
-        m.kernel.hostCalls.define(name, (ctx) => service((n) => ctx.arg(n))),
+        m.hostCalls.define(name, (ctx) => service((n) => ctx.arg(n))),
       );
     }
     this.gates = gates;
@@ -92,7 +110,7 @@ export class GuestKprobes {
    * @see kernel/kprobes.c register_kprobe()
    */
   registerKprobe(address: bigint): number {
-    const space = this.k.m.space;
+    const space = this.m.space;
     if (this.registered.has(address) || !GuestKprobe.readable(space, address)) return EINVAL;
     const kp = new GuestKprobe(space, address);
     const code = this.bindKprobeHandlers(kp, true);
@@ -104,7 +122,7 @@ export class GuestKprobes {
    * @see kernel/kprobes.c register_kprobes()
    */
   registerKprobes(array: bigint, num: number): number {
-    const space = this.k.m.space;
+    const space = this.m.space;
     if (num <= 0 || !space.isMapped(array, num * 8)) return EINVAL;
     for (let i = 0; i < num; i++) {
       const r = this.registerKprobe(space.readU64(array + BigInt(8 * i)));
@@ -118,7 +136,7 @@ export class GuestKprobes {
 
   /** `void unregister_kprobes(struct kprobe **kps, int num)`. @see kernel/kprobes.c unregister_kprobes() */
   unregisterKprobes(array: bigint, num: number): undefined {
-    const space = this.k.m.space;
+    const space = this.m.space;
     if (num <= 0 || !space.isMapped(array, num * 8)) return undefined;
     for (let i = 0; i < num; i++) this.unregister('k', space.readU64(array + BigInt(8 * i)));
     return undefined;
@@ -129,7 +147,7 @@ export class GuestKprobes {
    * @see kernel/kprobes.c register_jprobe() (2.6 era)
    */
   registerJprobe(address: bigint): number {
-    const space = this.k.m.space;
+    const space = this.m.space;
     if (
       this.registered.has(address) ||
       !space.isMapped(address, JprobeLayout.SIZE) ||
@@ -151,7 +169,7 @@ export class GuestKprobes {
    * @see kernel/kprobes.c register_kretprobe()
    */
   registerKretprobe(address: bigint): number {
-    const m = this.k.m;
+    const m = this.m;
     if (this.registered.has(address) || !GuestKretprobe.readable(m.space, address)) return EINVAL;
     const rp = new GuestKretprobe(m, address);
     const handler = m.space.readU64(address + BigInt(KretprobeLayout.handler));
@@ -262,7 +280,7 @@ export class GuestKprobes {
   ): number {
     const at = rp.guestInstance(ri, regs, retAddr);
     if (at === 0n) {
-      this.k.m.kernel.log(regs.cpu.id, 4, `kprobes: no memory for a kretprobe_instance: ${what()} skipped`);
+      this.m.log(regs.cpu.id, 4, `kprobes: no memory for a kretprobe_instance: ${what()} skipped`);
       return 0;
     }
     const r = this.handlers.call(regs, fn, at, undefined, what);
@@ -278,7 +296,7 @@ export class GuestKprobes {
     const inside = (a: bigint) => mod.regions.some(([start, size]) => a >= start && a < start + BigInt(size));
     for (const [address, r] of [...this.registered]) {
       if (!inside(address) && !r.code.some(inside)) continue;
-      this.k.m.kernel.log(
+      this.m.log(
         0,
         4,
         `kprobes: module ${mod.name} is going with ${kindName[r.kind]} on ${this.where(r.kp)} still registered; unregistering it`,
@@ -288,26 +306,25 @@ export class GuestKprobes {
   }
 
   private where(kp: GuestKprobe): string {
-    return kp.addr === undefined ? (kp.symbolName ?? '?') : this.k.m.kallsyms.format(kp.addr);
+    return kp.addr === undefined ? (kp.symbolName ?? '?') : this.m.kallsyms.format(kp.addr);
   }
 }
 
 const kindName: Record<Registered['kind'], string> = { k: 'a kprobe', j: 'a jprobe', r: 'a kretprobe' };
 
 /**
- * Defines the kprobes C API gates on the machine of `kprobes` (once: a second call returns the same
+ * Defines the kprobes C API gates on the machine (once per `kprobes`: a second call returns the same
  * binding). Called from `Kprobes.init`, so modules loaded afterwards link against them.
  *
  * @see kernel/kprobes.c init_kprobes() (the API becomes available to modules)
  * @example
- * const kprobes = Kprobes.init(m);
- * bindGuestKprobes(kprobes);
+ * bindGuestKprobes(host, kprobes);
  * m.modules.load(koBytes, 'kprobe_example.ko'); // its init_module calls register_kprobe
  */
-export function bindGuestKprobes(kprobes: Kprobes): GuestKprobes {
+export function bindGuestKprobes(host: Host, kprobes: GuestKprobesApi): GuestKprobes {
   let g = bound.get(kprobes);
   if (!g) {
-    g = new GuestKprobes(kprobes);
+    g = new GuestKprobes(host, kprobes);
     bound.set(kprobes, g);
   }
   return g;

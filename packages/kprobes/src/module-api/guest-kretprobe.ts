@@ -1,5 +1,6 @@
 import type { AddressSpace } from '@int3/cpu';
-import type { Machine, PtRegs } from '@int3/kernel';
+import type { PtRegs } from '@int3/kernel';
+import type { KprobesHost } from '../core/kprobes-host.js';
 import type { Kretprobe, KretprobeInstance } from '../core/kretprobe.js';
 import { GuestKprobe } from './guest-kprobe.js';
 import { KretprobeInstanceLayout, KretprobeLayout, PCPU_CURRENT_TASK } from './guest-layout.js';
@@ -24,7 +25,7 @@ export class GuestKretprobe implements Kretprobe {
   private readonly instances = new Map<KretprobeInstance, bigint>();
 
   constructor(
-    private readonly m: Machine,
+    private readonly m: Pick<KprobesHost, 'space' | 'heap' | 'pcpu'>,
     readonly address: bigint,
   ) {
     const space = m.space;
@@ -67,11 +68,11 @@ export class GuestKretprobe implements Kretprobe {
     const m = this.m;
     let at = this.instances.get(ri);
     if (at === undefined) {
-      at = m.kernel.memory.heap.alloc(KretprobeInstanceLayout.data + Math.max(this.dataSize ?? 0, 1));
+      at = m.heap.alloc(KretprobeInstanceLayout.data + Math.max(this.dataSize ?? 0, 1));
       if (at === 0n) return 0n;
       this.instances.set(ri, at);
     }
-    const current = m.space.readU64(m.kernel.percpu.bases[regs.cpu.id] + PCPU_CURRENT_TASK);
+    const current = m.space.readU64(m.pcpu[regs.cpu.id] + PCPU_CURRENT_TASK);
     m.space.writeU64(at + BigInt(KretprobeInstanceLayout.rp), this.address);
     m.space.writeU64(at + BigInt(KretprobeInstanceLayout.retAddr), retAddr);
     m.space.writeU64(at + BigInt(KretprobeInstanceLayout.task), current);
@@ -87,7 +88,7 @@ export class GuestKretprobe implements Kretprobe {
   detach(): void {
     this.attached = false;
     this.kp.detach();
-    for (const at of this.instances.values()) this.m.kernel.memory.heap.free(at);
+    for (const at of this.instances.values()) this.m.heap.free(at);
     this.instances.clear();
   }
 }

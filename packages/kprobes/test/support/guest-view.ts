@@ -1,6 +1,6 @@
 import type { Machine, TaskEvent } from '@int3/kernel';
 import { expect } from 'vitest';
-import type { Kprobes } from '../../src/core/kprobes.js';
+import type { Kprobes } from '../../src/kprobes.js';
 import { bootWithKprobes } from './machine.js';
 
 /** The no-perturbation workload mix: every kind of kernel activity, on 4 CPUs. */

@@ -1,6 +1,7 @@
 import { Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { decodeInsn } from '../../src/arch/x86/decode-insn.js';
-import { Kprobes } from '../../src/core/kprobes.js';
+import type { X86KprobesArch } from '../../src/arch/x86/x86-kprobes-arch.js';
+import { Kprobes } from '../../src/kprobes.js';
 
 const image = readSampleImage();
 
@@ -8,6 +9,11 @@ const image = readSampleImage();
 export function bootWithKprobes(cpus = 1, quantum?: number): { m: Machine; k: Kprobes } {
   const m = Machine.boot({ image, cpus, quantum, programs: sampleProgram });
   return { m, k: Kprobes.init(m) };
+}
+
+/** The x86 parts behind `k` (instruction slots, the booster, optprobes), for tests of the mechanism. */
+export function x86(k: Kprobes): X86KprobesArch['parts'] {
+  return (k.arch as X86KprobesArch).parts;
 }
 
 /** Runs workloads to completion and returns their console output, in order. */

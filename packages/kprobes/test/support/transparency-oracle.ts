@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Kprobes } from '../../src/core/kprobes.js';
+import type { Kprobes } from '../../src/kprobes.js';
 import { bootWithKprobes, run } from './machine.js';
 
 /** The workloads the transparency properties run, each on a fresh machine. */

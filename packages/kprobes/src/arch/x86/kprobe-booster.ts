@@ -1,21 +1,13 @@
 import type { PtRegs } from '@int3/kernel';
+import type { KprobesArchHost } from '../../core/arch.js';
 import type { InsnSlots } from '../../core/insn-slots.js';
-import type { Kprobes } from '../../core/kprobes.js';
+import type { KprobesHost } from '../../core/kprobes-host.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import type { Boostable } from './apply-resume-fixups.js';
 import { decideBoost } from './decide-boost.js';
 import { GarbageSlots } from './garbage-slots.js';
 import { RELATIVEJUMP_SIZE } from './x86-constants.js';
-import type { X86Site } from './x86-kprobes.js';
-
-/**
- * The mutable part of `struct arch_specific_insn` for boosting, one per probe site (the site's
- * {@link X86Site} itself stays frozen): `boostable` -1 (never), 0 (not yet), 1 (boosted).
- * @see arch/x86/include/asm/kprobes.h struct arch_specific_insn (4.x `boostable`)
- */
-export class BoostState {
-  constructor(public boostable: Boostable) {}
-}
+import type { X86Site } from './x86-site.js';
 
 /** Boost states of every site at a snapshot, by probe address. */
 export type BoostSnapshot = readonly (readonly [bigint, Boostable])[];
@@ -31,12 +23,13 @@ export class KprobeBooster {
   readonly garbage: GarbageSlots;
 
   constructor(
-    private readonly k: Kprobes,
+    private readonly m: Pick<KprobesHost, 'cpus' | 'memory' | 'space'>,
+    private readonly k: Pick<KprobesArchHost, 'emit' | 'observed' | 'kcb' | 'sites' | 'get'>,
     slots: InsnSlots,
     /** `!CONFIG_PREEMPT`: whether new boosts are made and boosted copies run. */
     private readonly isOn: () => boolean,
   ) {
-    this.garbage = new GarbageSlots(slots, () => k.m.cpus.map((c) => c.rip));
+    this.garbage = new GarbageSlots(slots, () => m.cpus.map((c) => c.rip));
   }
 
   /** True when a hit on `site` may run its boosted copy (`boostable == 1 && !post_handler`). */
@@ -75,8 +68,8 @@ export class KprobeBooster {
     });
     x.boost.boostable = d.boostable;
     if (!d.jump) return;
-    const m = this.k.m;
-    m.kernel.memory.textPoke(d.jump.at, d.jump.bytes);
+    const m = this.m;
+    m.memory.textPoke(d.jump.at, d.jump.bytes);
     m.space.markInstrumentation(d.jump.at, RELATIVEJUMP_SIZE, true);
     if (this.k.observed) {
       const jmpBack =
@@ -96,7 +89,7 @@ export class KprobeBooster {
   /** `arch_remove_kprobe`: the slot goes back, dirty if a CPU is still inside it. */
   release(site: ProbeSite): void {
     const x = site.arch as X86Site;
-    const space = this.k.m.space;
+    const space = this.m.space;
     const jumpAt = x.slot + BigInt(x.length);
     const boosted = x.boost.boostable === 1 && x.plan.type !== 'absolute-ip';
     this.garbage.freeInsnSlot(

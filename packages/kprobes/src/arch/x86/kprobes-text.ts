@@ -1,6 +1,7 @@
 import { PAGE_SIZE, PageFlags } from '@int3/cpu';
-import type { Machine } from '@int3/kernel';
-import type { BlacklistEntry } from '../../core/blacklist.js';
+import type { KprobesTextLayout } from '../../core/arch.js';
+import type { BlacklistEntry } from '../../core/blacklist-entry.js';
+import type { KprobesHost } from '../../core/kprobes-host.js';
 
 const PRESENT = PageFlags.Present;
 
@@ -20,7 +21,7 @@ const PRESENT = PageFlags.Present;
  *
  * @see arch/x86/kernel/kprobes/core.c kretprobe_trampoline, jprobe_return() (2.6 era)
  */
-export class KprobesText {
+export class KprobesText implements KprobesTextLayout {
   readonly base: bigint;
   readonly trampoline: bigint;
   /** `kretprobe_trampoline+1`: the `ud2` the booster's handler goes to on a return without an instance. */
@@ -31,9 +32,9 @@ export class KprobesText {
   /** Offset of the per-CPU `jprobe_saved_rsp` word from the GS base. */
   readonly savedSpOffset: number;
 
-  constructor(m: Machine) {
-    this.savedSpOffset = m.kernel.percpu.alloc(8);
-    this.base = m.kernel.memory.moduleAlloc(PAGE_SIZE, PRESENT | PageFlags.Writable);
+  constructor(m: Pick<KprobesHost, 'percpuAlloc' | 'memory' | 'space' | 'kallsyms'>) {
+    this.savedSpOffset = m.percpuAlloc(8);
+    this.base = m.memory.moduleAlloc(PAGE_SIZE, PRESENT | PageFlags.Writable);
     const code = new Uint8Array(PAGE_SIZE).fill(0xcc);
     code[0] = 0xc3; // kretprobe_trampoline: ret
     code.set([0x0f, 0x0b], 1); // +1: ud2 (BUG())

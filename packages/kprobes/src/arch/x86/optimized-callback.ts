@@ -1,8 +1,9 @@
 import { type Cpu, hi32, lo32, Reg } from '@int3/cpu';
 import { HOST_CALL_JUMPED, type HostCallContext } from '@int3/kernel';
+import type { KprobesArchHost } from '../../core/arch.js';
 import type { ControlBlock } from '../../core/control-block.js';
 import { KprobeStatus } from '../../core/kprobe.js';
-import type { Kprobes } from '../../core/kprobes.js';
+import type { KprobesHost } from '../../core/kprobes-host.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 
 /** One optimized site's gate: the probe, and the two addresses the gate moves `rip` to, as int32 halves. */
@@ -43,8 +44,11 @@ export class OptimizedCallback {
   private readonly cpus: readonly Cpu[];
   private readonly kcb: readonly ControlBlock[];
 
-  constructor(private readonly k: Kprobes) {
-    this.cpus = k.m.cpus;
+  constructor(
+    private readonly m: Pick<KprobesHost, 'cpus' | 'clock' | 'sched'>,
+    private readonly k: Pick<KprobesArchHost, 'kcb' | 'emit' | 'observed'>,
+  ) {
+    this.cpus = m.cpus;
     this.kcb = k.kcb;
   }
 
@@ -82,7 +86,7 @@ export class OptimizedCallback {
     const k = this.k;
     const regs = ctx.regs;
     const observed = k.observed;
-    const at = observed ? k.m.clock(cpu) : 0;
+    const at = observed ? this.m.clock(cpu) : 0;
     if (observed) {
       k.kcb[cpu].at = at;
       k.emit({
@@ -91,7 +95,7 @@ export class OptimizedCallback {
         cpu,
         addr: site.addr,
         symbol: site.symbol,
-        pid: k.m.sched.current[cpu]?.pid ?? 0,
+        pid: this.m.sched.current[cpu]?.pid ?? 0,
         path: 'optimized',
       });
     }
@@ -119,7 +123,7 @@ export class OptimizedCallback {
     if (k.observed) {
       k.emit({
         type: 'kprobe:missed',
-        at: k.m.clock(cpu),
+        at: this.m.clock(cpu),
         cpu,
         addr: site.addr,
         symbol: site.symbol,

@@ -1,11 +1,11 @@
 import { Rflags } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
 import type { ControlBlock } from '../../core/control-block.js';
-import type { Kprobes } from '../../core/kprobes.js';
+import type { KprobeEventSink } from '../../core/event-sink.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { applyResumeFixups } from './apply-resume-fixups.js';
 import type { ResumeExecutionPlan } from './resume-execution-plan.js';
-import type { X86Site } from './x86-kprobes.js';
+import type { X86Site } from './x86-site.js';
 
 /** What each fix-up does, for the `kprobe:resumed` event. */
 const FIXUP_TEXT: Record<ResumeExecutionPlan['type'], string> = {
@@ -22,7 +22,13 @@ const FIXUP_TEXT: Record<ResumeExecutionPlan['type'], string> = {
  * plan's fix-up (the generic case on int32 halves, without a bigint: ip += orig - copy).
  * @see arch/x86_64/kernel/kprobes.c resume_execution() (2.6.12)
  */
-export function resumeExecution(k: Kprobes, cpu: number, site: ProbeSite, regs: PtRegs, kcb: ControlBlock): void {
+export function resumeExecution(
+  k: KprobeEventSink,
+  cpu: number,
+  site: ProbeSite,
+  regs: PtRegs,
+  kcb: ControlBlock,
+): void {
   const x = site.arch as X86Site;
   regs.flags &= ~Rflags.TF;
   if (x.plan.type === 'generic') {
@@ -32,7 +38,7 @@ export function resumeExecution(k: Kprobes, cpu: number, site: ProbeSite, regs: 
     c.ripLo = lo | 0;
     c.ripHi = (c.ripHi + carry) | 0;
   } else {
-    const space = k.m.cpus[cpu].addressSpace;
+    const space = regs.cpu.addressSpace;
     regs.ip = applyResumeFixups(x.plan, {
       ip: regs.ip,
       sp: regs.sp,

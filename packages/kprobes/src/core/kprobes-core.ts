@@ -1,9 +1,7 @@
-import { DieVal, type Machine, ModuleState, NotifyResult } from '@int3/kernel';
+import { DieVal, ModuleState, NotifyResult } from '@int3/kernel';
 import { type Observable, Subject } from 'rxjs';
-import { X86Kprobes } from '../arch/x86/x86-kprobes.js';
-import { X86Optprobes } from '../arch/x86/x86-optprobes.js';
 import { KprobeError } from '../kprobe-error.js';
-import { bindGuestKprobes } from '../module-api/guest-kprobes.js';
+import type { KprobesArch, KprobesArchHost } from './arch.js';
 import { Blacklist } from './blacklist.js';
 import { ControlBlock } from './control-block.js';
 import { kprobesEnabledText, kprobesList, writeKprobesEnabled } from './debugfs.js';
@@ -11,6 +9,7 @@ import { type Jprobe, Jprobes } from './jprobes.js';
 import { type Kprobe, KprobeFlag } from './kprobe.js';
 import { checkKprobeAddressSafe, kprobeAddr } from './kprobe-address.js';
 import type { KprobeEvent } from './kprobe-event.js';
+import type { KprobesHost } from './kprobes-host.js';
 import { registerKprobesSnapshot } from './kprobes-state.js';
 import type { Kretprobe } from './kretprobe.js';
 import { Kretprobes } from './kretprobes.js';
@@ -21,19 +20,20 @@ import { ProbeTable } from './probe-table.js';
 /** Priority of kprobes' die notifier: first in the chain, as `kprobe_exceptions_nb` is. */
 export const KPROBES_NOTIFIER_PRIORITY = 0x7fffffff;
 
+/** Builds the arch's half of kprobes on the core's view ({@link KprobesArchHost}). */
+export type KprobesArchFactory = (host: KprobesHost, core: KprobesArchHost) => KprobesArch;
+
 /**
- * kprobes on a machine: registration and its errno paths, aggregation of probes at one address,
+ * kprobes on a kernel: registration and its errno paths, aggregation of probes at one address,
  * enable/disable, the global switch, module unloading — the policy of `kernel/kprobes.c`. The
- * mechanism (int3 arming, single-step, resume fixups) is {@link X86Kprobes}.
+ * mechanism (int3 arming, single-step, resume fixups, the jump detour) is the {@link KprobesArch} the
+ * composition root gives it; the core knows nothing else of the architecture.
  *
  * @see kernel/kprobes.c
- * @example
- * const kprobes = Kprobes.init(machine);
- * kprobes.registerKprobe({ symbolName: 'do_sys_open', preHandler: () => 0 });
  */
-export class Kprobes {
+export class KprobesCore implements KprobesArchHost {
   readonly events$: Observable<KprobeEvent>;
-  readonly arch: X86Kprobes;
+  readonly arch: KprobesArch;
   readonly blacklist: Blacklist;
   /** Per-CPU control blocks (`struct kprobe_ctlblk`). */
   readonly kcb: readonly ControlBlock[];
@@ -46,29 +46,38 @@ export class Kprobes {
   private readonly eventSubject = new Subject<KprobeEvent>();
   private allDisarmed = false;
 
-  private constructor(readonly m: Machine) {
+  /**
+   * Sets the core up: its own text and the blacklist (through the arch), the die notifier (the arch's
+   * handlers), the module notifier, the optimizer and the snapshot provider.
+   * @see kernel/kprobes.c init_kprobes()
+   */
+  constructor(
+    readonly host: KprobesHost,
+    makeArch: KprobesArchFactory,
+  ) {
+    const m = host;
     this.events$ = this.eventSubject.asObservable();
     this.kcb = m.cpus.map(() => new ControlBlock());
     this.blacklist = new Blacklist(m);
-    this.arch = new X86Kprobes(this);
-    this.blacklist.addText(this.arch.text.ranges());
-    this.optimizer = new KprobeOptimizer(this, new X86Optprobes(this));
-    m.kernel.dieChain.register('kprobes', KPROBES_NOTIFIER_PRIORITY, (args) => {
+    this.arch = makeArch(host, this);
+    this.blacklist.addText(this.arch.archPopulateKprobeBlacklist());
+    this.optimizer = new KprobeOptimizer(host, this, this.arch);
+    m.registerDieNotifier('kprobes', KPROBES_NOTIFIER_PRIORITY, (args) => {
       switch (args.val) {
         case DieVal.INT3:
-          return this.arch.int3Handler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
+          return this.arch.kprobeInt3Handler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
         case DieVal.DEBUG:
-          return this.arch.debugHandler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
+          return this.arch.kprobeDebugHandler(args.cpu, args.regs) ? NotifyResult.STOP : NotifyResult.DONE;
         case DieVal.GPF:
         case DieVal.PAGE_FAULT:
-          return this.arch.faultHandler(args.cpu, args.regs, args.trapnr) ? NotifyResult.STOP : NotifyResult.DONE;
+          return this.arch.kprobeFaultHandler(args.cpu, args.regs, args.trapnr) ? NotifyResult.STOP : NotifyResult.DONE;
         default:
           return NotifyResult.DONE;
       }
     });
-    this.kretprobes = new Kretprobes(this);
-    this.jprobes = new Jprobes(this);
-    registerKprobesSnapshot(this, this.kretprobes);
+    this.kretprobes = new Kretprobes(host, this, this.arch.text);
+    this.jprobes = new Jprobes(host, this, this.arch.text);
+    registerKprobesSnapshot(host, this, this.kretprobes, this.arch, this.optimizer);
     m.modules.onModule((state, mod) => {
       if (state === ModuleState.COMING) this.blacklist.addModule(mod);
       if (state !== ModuleState.GOING) return;
@@ -77,18 +86,6 @@ export class Kprobes {
         if (site.addr >= mod.textStart && site.addr < mod.textEnd) this.killProbe(site, mod.name);
       }
     });
-  }
-
-  /**
-   * Sets kprobes up on a machine: maps its own text (`kretprobe_trampoline`, `jprobe_return`), adds
-   * it to kallsyms and the blacklist, hooks the die notifier chain and module notifier, and defines
-   * the gates of the C API (`register_kprobe`, …) that modules link against.
-   * @see kernel/kprobes.c init_kprobes()
-   */
-  static init(m: Machine): Kprobes {
-    const k = new Kprobes(m);
-    bindGuestKprobes(k);
-    return k;
   }
 
   /**
@@ -109,7 +106,7 @@ export class Kprobes {
     if (this.registered.has(p)) throw new KprobeError('EINVAL', 'this kprobe is already registered');
     p.flags = (p.flags ?? 0) & KprobeFlag.DISABLED;
     p.nmissed = 0;
-    checkKprobeAddressSafe(this.m, this.blacklist, addr, (a) => this.arch.checkBoundary(a));
+    checkKprobeAddressSafe(this.host, this.blacklist, addr, (a) => this.arch.canProbe(a));
     const existing = this.table.get(addr);
     if (existing) {
       this.registerAggr(existing, p, kind);
@@ -149,9 +146,9 @@ export class Kprobes {
     });
     if (site.children.length === 0) {
       this.optimizer.release(site);
-      if (site.armed) this.arch.disarm(site);
+      if (site.armed) this.arch.archDisarmKprobe(site);
       this.table.remove(site);
-      this.arch.release(site);
+      this.arch.archRemoveKprobe(site);
       this.optimizer.retryCovering(site.addr);
     } else if (site.armed && site.disabled) {
       this.disarmKprobe(site, 'disabled');
@@ -218,14 +215,19 @@ export class Kprobes {
     if (on === !this.allDisarmed) return;
     this.allDisarmed = !on;
     for (const site of this.table.values()) {
-      if (site.gone || site === this.arch.trampolineSite) continue;
+      if (site.gone || site === this.kretprobes.trampolineSite) continue;
       if (on && !site.disabled && !site.armed) this.armKprobe(site);
       if (!on && site.armed) {
         this.optimizer.unoptimize(site, 'kprobes globally disabled', true);
-        this.arch.disarm(site);
+        this.arch.archDisarmKprobe(site);
       }
     }
-    this.m.kernel.log(0, 6, on ? 'Kprobes globally enabled' : 'Kprobes globally disabled');
+    this.host.log(0, 6, on ? 'Kprobes globally enabled' : 'Kprobes globally disabled');
+  }
+
+  /** The kretprobe trampoline's own probe while the kretprobe booster is off. */
+  get trampolineSite(): ProbeSite | undefined {
+    return this.kretprobes?.trampolineSite;
   }
 
   /** True unless `enabled` was set to 0. */
@@ -333,6 +335,23 @@ export class Kprobes {
     return this.table.getHalves(lo, hi);
   }
 
+  /** `kprobe_optimized(p)`: see {@link KprobesArchHost.kprobeOptimized}. */
+  kprobeOptimized(site: ProbeSite): boolean {
+    return this.optimizer.detoured(site);
+  }
+
+  /**
+   * Puts back, in `bytes` (read from `addr`), the original bytes under armed probes' int3s and
+   * optimized probes' jumps, as a decoder must see them.
+   * @see arch/x86/kernel/kprobes/core.c recover_probed_instruction()
+   * @example
+   * const bytes = m.space.read(fn, 16).slice();
+   * kprobes.recoverProbedInstruction(fn, bytes);
+   */
+  recoverProbedInstruction(addr: bigint, bytes: Uint8Array): void {
+    this.arch.recoverProbedInstruction(addr, bytes);
+  }
+
   /** Every probe site. */
   sites(): IterableIterator<ProbeSite> {
     return this.table.values();
@@ -355,7 +374,7 @@ export class Kprobes {
 
   /** Virtual time of CPU 0 (for events outside a hit). */
   now(cpu = 0): number {
-    return this.m.clock(cpu);
+    return this.host.clock(cpu);
   }
 
   /**
@@ -371,7 +390,7 @@ export class Kprobes {
     p.nmissed = 0;
     this.table.add(site);
     this.registered.set(p, state);
-    this.arch.arm(site);
+    this.arch.archArmKprobe(site);
     return site;
   }
 
@@ -381,21 +400,21 @@ export class Kprobes {
     if (!state) return;
     const site = state.site;
     this.registered.delete(p);
-    if (site.armed) this.arch.disarm(site);
+    if (site.armed) this.arch.archDisarmKprobe(site);
     this.table.remove(site);
-    this.arch.release(site);
+    this.arch.archRemoveKprobe(site);
     p.addr = undefined;
   }
 
   private newSite(addr: bigint): ProbeSite {
-    const loc = this.m.kallsyms.lookup(addr);
+    const loc = this.host.kallsyms.lookup(addr);
     const symbol = loc ? `${loc.sym.name}+0x${loc.offset.toString(16)}` : `0x${addr.toString(16)}`;
-    return new ProbeSite(addr, symbol, loc?.sym.module, this.arch.prepare(addr));
+    return new ProbeSite(addr, symbol, loc?.sym.module, this.arch.archPrepareKprobe(addr));
   }
 
   /** `_kprobe_addr`: the address from `symbolName` + `offset`, or `addr` + `offset` (see {@link kprobeAddr}). */
   kprobeAddr(p: Kprobe): bigint {
-    return kprobeAddr(this.m, p);
+    return kprobeAddr(this.host, p);
   }
 
   /**
@@ -424,7 +443,7 @@ export class Kprobes {
    */
   private armKprobe(site: ProbeSite): void {
     this.optimizer.unoptimizeCovering(site.addr);
-    this.arch.arm(site);
+    this.arch.archArmKprobe(site);
     this.optimizer.update(site);
   }
 
@@ -435,7 +454,7 @@ export class Kprobes {
    */
   private disarmKprobe(site: ProbeSite, reason: string): void {
     if (this.optimizer.deferDisarm(site, reason)) return;
-    this.arch.disarm(site);
+    this.arch.archDisarmKprobe(site);
     this.optimizer.retryCovering(site.addr);
   }
 
@@ -448,7 +467,7 @@ export class Kprobes {
     site.gone = true;
     for (const c of site.children) c.kp.flags = (c.kp.flags ?? 0) | KprobeFlag.GONE;
     this.optimizer.forget(site);
-    if (site.armed) this.arch.forget(site);
+    site.armed = false; // nothing is written: the text is going away
     this.emit({ type: 'kprobe:gone', at: this.now(), cpu: -1, addr: site.addr, symbol: site.symbol, module });
   }
 }

@@ -1,75 +1,71 @@
 import { hi32, lo32, Rflags } from '@int3/cpu';
 import type { PtRegs } from '@int3/kernel';
-import type { ArchSite, KprobesArch } from '../../core/arch.js';
+import type { KprobesArchHost } from '../../core/arch.js';
+import type { BlacklistEntry } from '../../core/blacklist-entry.js';
 import type { ControlBlock } from '../../core/control-block.js';
 import { InsnSlots } from '../../core/insn-slots.js';
 import { KprobeStatus } from '../../core/kprobe.js';
 import { kprobePages } from '../../core/kprobe-pages.js';
-import type { Kprobes } from '../../core/kprobes.js';
+import type { KprobesHost } from '../../core/kprobes-host.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { KprobeError } from '../../kprobe-error.js';
 import { canProbe } from './can-probe.js';
+import { type OptprobesCommon, recoverProbedByte } from './common.js';
 import { copyInstruction } from './copy-instruction.js';
 import { initialBoostable } from './decide-boost.js';
 import { isIfModifier } from './is-if-modifier.js';
-import { BoostState, KprobeBooster } from './kprobe-booster.js';
+import { KprobeBooster } from './kprobe-booster.js';
 import { KprobesText } from './kprobes-text.js';
 import { resumeExecution } from './resume-execution.js';
-import { type ResumeExecutionPlan, resumeExecutionPlan } from './resume-execution-plan.js';
+import { resumeExecutionPlan } from './resume-execution-plan.js';
 import { BREAKPOINT_INSTRUCTION, MAX_INSN_SIZE } from './x86-constants.js';
-
-/** `struct arch_specific_insn` + `opcode` of a probe on x86-64. */
-export interface X86Site extends ArchSite {
-  /** The copy in the slot (RIP-relative displacement already adjusted). */
-  readonly insn: Uint8Array;
-  readonly length: number;
-  /** `ainsn.if_modifier`: cli, sti, popf, iret — the saved IF is not forced back after them. */
-  readonly ifModifier: boolean;
-  /** What `resume_execution` does after this instruction. */
-  readonly plan: ResumeExecutionPlan;
-  /** `slot` as the CPU keeps `rip`: its int32 halves. */
-  readonly slotLo: number;
-  readonly slotHi: number;
-  /** `orig - copy` (the probe address minus the slot), a number: generic resume adds it to `rip`. */
-  readonly resumeDelta: number;
-  /** `ainsn.boostable`, the one mutable part (see {@link KprobeBooster}). */
-  readonly boost: BoostState;
-}
+import { BoostState, type X86Site } from './x86-site.js';
 
 const TF = Rflags.TF;
 const IF = Rflags.IF;
 
+/** The machine's part the x86 kprobes core uses. */
+type Host = Pick<KprobesHost, 'cpus' | 'space' | 'memory' | 'kallsyms' | 'clock' | 'sched' | 'exTable' | 'percpuAlloc'>;
+
 /**
- * The x86-64 mechanism of kprobes, as the 2.6.12 x86_64 port does it: the instruction is copied into a
+ * The x86-64 mechanism of kprobes (`arch/x86/kernel/kprobes/core.c`), as the 2.6.12 x86_64 port does it: the instruction is copied into a
  * slot, `int3` replaces its first byte; on the hit the pre-handler runs and the copy is single-stepped
  * with TF set and IF clear; on the #DB the post-handler runs, then `resume_execution` fixes what running
  * at the slot's address changed, and the flags are restored.
  *
+ * An int3 hit of a probe flagged optimized goes through its detour instead (`opt.ts`, through
+ * {@link OptprobesCommon}).
  * @see arch/x86_64/kernel/kprobes.c (2.6.12): kprobe_handler(), post_kprobe_handler(),
- *   resume_execution(), kprobe_fault_handler()
+ *   resume_execution(), kprobe_fault_handler(); arch/x86/kernel/kprobes/core.c
  */
-export class X86Kprobes implements KprobesArch {
+export class X86Kprobes {
   readonly slots: InsnSlots;
   readonly text: KprobesText;
-  /** The probe on `kretprobe_trampoline`, once kretprobes are initialised. */
-  trampolineSite: ProbeSite | undefined;
   /** `!CONFIG_PREEMPT`: boost copies that fall through (false models CONFIG_PREEMPT=y). */
   boosting = true;
   readonly booster: KprobeBooster;
 
-  constructor(private readonly k: Kprobes) {
-    const m = k.m;
+  constructor(
+    private readonly m: Host & Parameters<typeof kprobePages>[0],
+    private readonly k: KprobesArchHost,
+    private readonly opt: OptprobesCommon,
+  ) {
     this.slots = new InsnSlots(kprobePages(m, 'kprobe_insn_page'));
     this.text = new KprobesText(m);
-    this.booster = new KprobeBooster(k, this.slots, () => this.boosting);
+    this.booster = new KprobeBooster(m, k, this.slots, () => this.boosting);
+  }
+
+  /** kprobes' own text, which may not be probed (`arch_populate_kprobe_blacklist`). */
+  blacklist(): BlacklistEntry[] {
+    return this.text.ranges();
   }
 
   /**
    * `can_probe` + refusing exception instructions: decode from the function start to `addr`.
    * @see arch/x86/kernel/kprobes/core.c can_probe()
    */
-  checkBoundary(addr: bigint): void {
-    const m = this.k.m;
+  canProbe(addr: bigint): void {
+    const m = this.m;
     const loc = m.kallsyms.lookup(addr);
     const where = m.kallsyms.format(addr);
     if (!loc) throw new KprobeError('EILSEQ', `${where} is not inside a known function`);
@@ -78,10 +74,7 @@ export class X86Kprobes implements KprobesArch {
       loc.sym.address,
       BigInt(loc.sym.size),
       addr,
-      (a) => {
-        const site = this.k.get(a);
-        return site?.armed ? site.arch.opcode : this.k.optimizer.recoverByte(a);
-      },
+      (a) => recoverProbedByte(this.k, this.opt, a),
     );
     if (!r.ok) throw new KprobeError(r.reason === 'exception-insn' ? 'EINVAL' : 'EILSEQ', `${where}: ${r.message}`);
   }
@@ -91,10 +84,10 @@ export class X86Kprobes implements KprobesArch {
    * @see arch/x86/kernel/kprobes/core.c arch_prepare_kprobe(), __copy_instruction()
    */
   prepare(addr: bigint): X86Site {
-    const m = this.k.m;
+    const m = this.m;
     const bytes = new Uint8Array(MAX_INSN_SIZE);
     for (let i = 0; i < MAX_INSN_SIZE; i++) {
-      bytes[i] = this.k.optimizer.recoverByte(addr + BigInt(i)) ?? this.readByte(addr + BigInt(i)) ?? 0;
+      bytes[i] = this.opt.recoverOptprobedByte(addr + BigInt(i)) ?? this.readByte(addr + BigInt(i)) ?? 0;
     }
     this.booster.garbage.collectGarbageSlots();
     const slot = this.slots.getInsnSlot();
@@ -103,7 +96,7 @@ export class X86Kprobes implements KprobesArch {
       this.slots.freeInsnSlot(slot);
       throw new KprobeError('EINVAL', `${m.kallsyms.format(addr)}: ${copy.message}`);
     }
-    m.kernel.memory.textPoke(slot, copy.insn);
+    m.memory.textPoke(slot, copy.insn);
     return Object.freeze({
       slot,
       opcode: copy.opcode,
@@ -115,14 +108,14 @@ export class X86Kprobes implements KprobesArch {
       slotLo: lo32(slot),
       slotHi: hi32(slot),
       resumeDelta: Number(addr - slot),
-      boost: new BoostState(initialBoostable(copy.insn, m.kernel.exTable.has(addr)).boostable),
+      boost: new BoostState(initialBoostable(copy.insn, m.exTable.has(addr)).boostable),
     });
   }
 
   /** `arch_arm_kprobe`: `int3` over the first byte, through `text_poke`. */
   arm(site: ProbeSite): void {
-    const m = this.k.m;
-    const poke = m.kernel.memory.textPoke(site.addr, new Uint8Array([BREAKPOINT_INSTRUCTION]));
+    const m = this.m;
+    const poke = m.memory.textPoke(site.addr, new Uint8Array([BREAKPOINT_INSTRUCTION]));
     m.space.markInstrumentation(site.addr, 1, true);
     site.armed = true;
     this.k.emit({
@@ -138,8 +131,8 @@ export class X86Kprobes implements KprobesArch {
 
   /** `arch_disarm_kprobe`: the original first byte back. */
   disarm(site: ProbeSite): void {
-    const m = this.k.m;
-    m.kernel.memory.textPoke(site.addr, new Uint8Array([site.arch.opcode]));
+    const m = this.m;
+    m.memory.textPoke(site.addr, new Uint8Array([site.arch.opcode]));
     m.space.markInstrumentation(site.addr, 1, false);
     site.armed = false;
     this.k.emit({
@@ -152,22 +145,18 @@ export class X86Kprobes implements KprobesArch {
     });
   }
 
-  /** Forgets an armed site whose memory is going away (module unload): nothing is written. */
-  forget(site: ProbeSite): void {
-    site.armed = false;
-  }
-
   /** `arch_remove_kprobe`: free the slot. */
   release(site: ProbeSite): void {
     this.booster.release(site);
   }
 
   /**
-   * The int3 handler (`kprobe_handler`), called through the die chain. Returns true when the trap
-   * was a kprobe's (the caller answers NOTIFY_STOP).
+   * The int3 handler, called through the die chain. Returns true when the trap was a kprobe's (the
+   * caller answers NOTIFY_STOP).
+   * @see arch/x86/kernel/kprobes/core.c kprobe_int3_handler() (2.6.12: kprobe_handler())
    */
-  int3Handler(cpu: number, regs: PtRegs): boolean {
-    const m = this.k.m;
+  kprobeInt3Handler(cpu: number, regs: PtRegs): boolean {
+    const m = this.m;
     const c = m.cpus[cpu];
     if (c.cpl === 3) return false;
     // The int3's address is rip - 1: looked up by int32 halves, a bigint made only without a site.
@@ -187,7 +176,7 @@ export class X86Kprobes implements KprobesArch {
         if (this.k.observed) {
           this.k.emit({ type: 'kprobe:missed', at: m.clock(cpu), cpu, addr, symbol: site.symbol, reason: 're-entry' });
         }
-        if (this.k.optimizer.setupDetourExecution(site, regs)) {
+        if (this.opt.setupDetourExecution(site, regs)) {
           kcb.restorePrevious();
           return true;
         }
@@ -227,7 +216,7 @@ export class X86Kprobes implements KprobesArch {
         addr,
         symbol: site.symbol,
         pid: m.sched.current[cpu]?.pid ?? 0,
-        path: this.k.optimizer.detoured(site) ? 'detour' : this.booster.canRunBoosted(site) ? 'boosted' : 'int3',
+        path: this.k.kprobeOptimized(site) ? 'detour' : this.booster.canRunBoosted(site) ? 'boosted' : 'int3',
       });
     }
     if (this.runPreHandlers(cpu, site, regs)) {
@@ -236,7 +225,7 @@ export class X86Kprobes implements KprobesArch {
       if (!kcb.jprobe) kcb.reset();
       return true;
     }
-    if (this.k.optimizer.setupDetourExecution(site, regs)) {
+    if (this.opt.setupDetourExecution(site, regs)) {
       kcb.reset();
       return true;
     }
@@ -250,11 +239,12 @@ export class X86Kprobes implements KprobesArch {
   }
 
   /**
-   * The debug-trap handler (`post_kprobe_handler`): post-handlers, `resume_execution`, flags restored.
-   * Returns false when TF is still set afterwards: someone else is single-stepping, and `do_debug`
-   * must go on as if this were not a probe's step.
+   * The debug-trap handler: post-handlers, `resume_execution`, flags restored. Returns false when TF
+   * is still set afterwards: someone else is single-stepping, and `do_debug` must go on as if this
+   * were not a probe's step.
+   * @see arch/x86/kernel/kprobes/core.c kprobe_debug_handler() (2.6.12: post_kprobe_handler())
    */
-  debugHandler(cpu: number, regs: PtRegs): boolean {
+  kprobeDebugHandler(cpu: number, regs: PtRegs): boolean {
     const kcb = this.k.kcb[cpu];
     const cur = kcb.current;
     if (!cur) return false;
@@ -276,12 +266,13 @@ export class X86Kprobes implements KprobesArch {
   }
 
   /**
-   * A fault while a probe is being handled (`kprobe_fault_handler`): the probe's fault handler first;
+   * A fault while a probe is being handled: the probe's fault handler first;
    * then, for a fault of the single-stepped copy, the ip goes back to the probe address and the flags
    * are restored, so the kernel's own handling (an exception-table fixup, an oops) sees the original
    * instruction. Returns true only when a fault handler dealt with it.
+   * @see arch/x86/kernel/kprobes/core.c kprobe_fault_handler()
    */
-  faultHandler(cpu: number, regs: PtRegs, trapnr: number): boolean {
+  kprobeFaultHandler(cpu: number, regs: PtRegs, trapnr: number): boolean {
     const kcb = this.k.kcb[cpu];
     const cur = kcb.current;
     if (!cur) return false;
@@ -297,7 +288,7 @@ export class X86Kprobes implements KprobesArch {
       if (this.k.observed)
         this.k.emit({
           type: 'kprobe:fault',
-          at: this.k.m.clock(cpu),
+          at: this.m.clock(cpu),
           cpu,
           addr: cur.addr,
           symbol: cur.symbol,
@@ -363,7 +354,7 @@ export class X86Kprobes implements KprobesArch {
 
   /** Reads one byte of kernel memory, or undefined where nothing is mapped. */
   private readByte(a: bigint): number | undefined {
-    const space = this.k.m.space;
+    const space = this.m.space;
     return space.isMapped(a) ? space.readU8(a) : undefined;
   }
 }

@@ -1,9 +1,11 @@
 import type { PtRegs } from '@int3/kernel';
+import type { KprobesArchHost } from '../../core/arch.js';
 import { InsnSlots, type InsnSlotsState } from '../../core/insn-slots.js';
 import { kprobePages } from '../../core/kprobe-pages.js';
-import type { Kprobes } from '../../core/kprobes.js';
+import type { KprobesHost } from '../../core/kprobes-host.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { canOptimizeAt } from './can-optimize-at.js';
+import type { OptprobesCommon } from './common.js';
 import { buildOptDetour, OPTINSN_SLOT_SIZE, TMPL_END_IDX } from './opt-detour.js';
 import { OptimizedCallback, optGate } from './optimized-callback.js';
 import { relocateRegion } from './relocate-region.js';
@@ -35,8 +37,14 @@ export interface X86OptprobesState {
   readonly slots: InsnSlotsState;
 }
 
+/** The machine's part optprobes use. */
+type Host = Pick<
+  KprobesHost,
+  'cpus' | 'space' | 'memory' | 'kallsyms' | 'sched' | 'guest' | 'hostCalls' | 'clock' | 'symbols' | 'exTable'
+>;
+
 /**
- * The x86 mechanism of jump-optimized probes: detour buffers (slots of `kprobe_optinsn_page`s) where a
+ * The x86 mechanism of jump-optimized probes (`arch/x86/kernel/kprobes/opt.c`): detour buffers (slots of `kprobe_optinsn_page`s) where a
  * probe's `jmp rel32` leads, each the gate of the {@link OptimizedCallback}, the relocated DCR and the
  * jump back; the cross-modifying writes of optimizing and unoptimizing, the bytes under a jump for
  * decoders, and sending an int3 hit of a probe being (un)optimized through its detour.
@@ -47,7 +55,7 @@ export interface X86OptprobesState {
  * the CPU's run loop) and the CPU goes on with the copied region right after it, on the same page.
  * @see arch/x86/kernel/kprobes/opt.c
  */
-export class X86Optprobes {
+export class X86Optprobes implements OptprobesCommon {
   /** `kprobe_optinsn_slots`: detour buffers. */
   readonly slots: InsnSlots;
   private readonly callback: OptimizedCallback;
@@ -59,14 +67,16 @@ export class X86Optprobes {
   /** Buffers of released sites, freed once no CPU runs in them. */
   private freeing: OptInsn[] = [];
 
-  constructor(private readonly k: Kprobes) {
-    const m = k.m;
+  constructor(
+    private readonly m: Host & Parameters<typeof kprobePages>[0],
+    private readonly k: KprobesArchHost,
+  ) {
     this.slots = new InsnSlots(kprobePages(m, 'kprobe_optinsn_page'), OPTINSN_SLOT_SIZE);
-    this.callback = new OptimizedCallback(k);
+    this.callback = new OptimizedCallback(m, k);
   }
 
   /** The prepared detour of a site, if any. */
-  detour(site: ProbeSite): OptInsn | undefined {
+  archOptimizedDetour(site: ProbeSite): OptInsn | undefined {
     return this.detours.get(site);
   }
 
@@ -76,7 +86,7 @@ export class X86Optprobes {
    * site is released.
    * @see arch/x86/kernel/kprobes/opt.c arch_prepare_optimized_kprobe()
    */
-  prepare(site: ProbeSite): OptInsn | string {
+  archPrepareOptimizedKprobe(site: ProbeSite): OptInsn | string {
     const have = this.detours.get(site);
     if (have) return have;
     const known = this.refused.get(site);
@@ -91,10 +101,10 @@ export class X86Optprobes {
    * `arch_check_optimized_kprobe`: another armed probe inside the region forbids the jump.
    * @see arch/x86/kernel/kprobes/opt.c arch_check_optimized_kprobe()
    */
-  probeInside(site: ProbeSite, size: number): string | undefined {
+  archCheckOptimizedKprobe(site: ProbeSite, size: number): string | undefined {
     for (let i = 1; i < size; i++) {
       const a = site.addr + BigInt(i);
-      if (this.k.get(a)?.armed) return `probe inside the region at ${this.k.m.kallsyms.format(a)}`;
+      if (this.k.get(a)?.armed) return `probe inside the region at ${this.m.kallsyms.format(a)}`;
     }
     return undefined;
   }
@@ -104,14 +114,15 @@ export class X86Optprobes {
    * addr+size-1`, single-stepping the site's copy (it resumes inside the region), or a task switched
    * out there (the `synchronize_rcu_tasks()` of `kprobe_optimizer()`).
    */
-  busy(site: ProbeSite, size: number): boolean {
-    const m = this.k.m;
+  archOptimizedRegionBusy(site: ProbeSite): boolean {
+    const m = this.m;
+    const size = this.detours.get(site)!.size;
     const lo = site.addr + 1n;
     const hi = site.addr + BigInt(size);
     const slot = site.arch.slot;
     for (let c = 0; c < m.cpus.length; c++) {
       if (this.k.kcb[c].current === site) return true;
-      if (m.sched.current[c] === undefined && !m.kernel.guest.active) continue;
+      if (m.sched.current[c] === undefined && !m.guest.active) continue;
       const rip = m.cpus[c].rip;
       if ((rip >= lo && rip < hi) || (rip >= slot && rip < slot + BigInt(MAX_INSN_SIZE))) return true;
     }
@@ -124,7 +135,7 @@ export class X86Optprobes {
 
   /** Whether a CPU or task is stopped in a buffer (so it cannot be freed yet). */
   private inUse(d: OptInsn): boolean {
-    const m = this.k.m;
+    const m = this.m;
     const end = d.buf + BigInt(OPTINSN_SLOT_SIZE);
     const within = (rip: bigint) => rip >= d.buf && rip < end;
     for (let c = 0; c < m.cpus.length; c++) if (within(m.cpus[c].rip)) return true;
@@ -135,24 +146,30 @@ export class X86Optprobes {
     return false;
   }
 
-  /** The writes that install the jump (`arch_optimize_kprobes` through `text_poke_bp`). */
-  optimizeSteps(site: ProbeSite): readonly [PokeStep, PokeStep, PokeStep] {
-    return textPokeBpSteps(site.addr, this.detours.get(site)!.jmp);
+  /**
+   * One write of installing the jump (`text_poke_bp`: 1 int3, 2 the displacement, 3 the `e9`).
+   * @see arch/x86/kernel/kprobes/opt.c arch_optimize_kprobes()
+   */
+  archOptimizeKprobe(site: ProbeSite, step: 1 | 2 | 3): void {
+    this.poke(site, textPokeBpSteps(site.addr, this.detours.get(site)!.jmp)[step - 1], 'optimize');
   }
 
-  /** The writes that take the jump out (`arch_unoptimize_kprobe`). */
-  unoptimizeSteps(site: ProbeSite): readonly [PokeStep, PokeStep] {
-    return unoptimizeSteps(site.addr, this.detours.get(site)!.copied);
+  /**
+   * One write of taking the jump out (1 int3 over the `e9`, 2 the original bytes back).
+   * @see arch/x86/kernel/kprobes/opt.c arch_unoptimize_kprobe()
+   */
+  archUnoptimizeKprobe(site: ProbeSite, step: 1 | 2): void {
+    this.poke(site, unoptimizeSteps(site.addr, this.detours.get(site)!.copied)[step - 1], 'unoptimize');
   }
 
   /** Performs one write of a sequence through `textPoke`, tracking the bytes under the jump. */
-  poke(site: ProbeSite, step: PokeStep, op: 'optimize' | 'unoptimize'): void {
-    const m = this.k.m;
+  private poke(site: ProbeSite, step: PokeStep, op: 'optimize' | 'unoptimize'): void {
+    const m = this.m;
     const before = m.space.read(step.at, step.bytes.length);
     if (step.step === 2 && op === 'optimize') {
       for (let i = 0; i < step.bytes.length; i++) this.tails.set(step.at + BigInt(i), before[i]);
     }
-    if (before.some((b, i) => b !== step.bytes[i])) m.kernel.memory.textPoke(step.at, step.bytes);
+    if (before.some((b, i) => b !== step.bytes[i])) m.memory.textPoke(step.at, step.bytes);
     if (step.step === 2 && op === 'unoptimize') {
       for (let i = 0; i < step.bytes.length; i++) this.tails.delete(step.at + BigInt(i));
     }
@@ -180,7 +197,7 @@ export class X86Optprobes {
    * `__recover_optprobed_insn`: the original byte under a jump's displacement, else undefined.
    * @see arch/x86/kernel/kprobes/opt.c __recover_optprobed_insn()
    */
-  recoverByte(a: bigint): number | undefined {
+  recoverOptprobedByte(a: bigint): number | undefined {
     return this.tails.size === 0 ? undefined : this.tails.get(a);
   }
 
@@ -190,32 +207,37 @@ export class X86Optprobes {
    * @see arch/x86/kernel/kprobes/opt.c setup_detour_execution()
    */
   setupDetourExecution(site: ProbeSite, regs: PtRegs): boolean {
+    if (!this.k.kprobeOptimized(site)) return false;
     const d = this.detours.get(site);
     if (!d) return false;
     regs.ip = d.copies;
     return true;
   }
 
-  /** Frees a site's buffer (once no CPU runs in it). */
-  release(site: ProbeSite): void {
+  /**
+   * Frees a site's buffer (once no CPU runs in it).
+   * @see arch/x86/kernel/kprobes/opt.c arch_remove_optimized_kprobe()
+   */
+  archRemoveOptimizedKprobe(site: ProbeSite): void {
     const d = this.detours.get(site);
     if (!d) return;
     this.detours.delete(site);
     this.forgetTail(site);
     this.freeing.push(d);
-    this.freeUnused();
+    this.archFreeCleanedKprobes();
   }
 
-  /** Frees the released buffers no CPU runs in (`do_free_cleaned_kprobes`). */
-  freeUnused(): void {
-    if (this.freeing.length === 0) return;
+  /** Frees the released buffers no CPU runs in (`do_free_cleaned_kprobes`); returns how many wait. */
+  archFreeCleanedKprobes(): number {
+    if (this.freeing.length === 0) return 0;
     this.freeing = this.freeing.filter((d) => {
       if (this.inUse(d)) return true;
-      this.k.m.kernel.hostCalls.unbind(d.buf);
-      this.k.m.space.markGate(d.buf, false);
+      this.m.hostCalls.unbind(d.buf);
+      this.m.space.markGate(d.buf, false);
       this.slots.freeInsnSlot(d.buf);
       return false;
     });
+    return this.freeing.length;
   }
 
   /** Buffers waiting to be freed. */
@@ -240,9 +262,9 @@ export class X86Optprobes {
   }
 
   private build(site: ProbeSite): OptInsn | string {
-    const m = this.k.m;
+    const m = this.m;
     const recover = (a: bigint) =>
-      this.recoverByte(a) ?? (this.k.get(a)?.armed ? this.k.get(a)!.arch.opcode : undefined);
+      this.recoverOptprobedByte(a) ?? (this.k.get(a)?.armed ? this.k.get(a)!.arch.opcode : undefined);
     const r = canOptimizeAt(m, site.addr, recover);
     if (!r.ok) return r.message;
     if (r.regionLength > MAX_OPTIMIZED_LENGTH) return 'the region is longer than MAX_OPTIMIZED_LENGTH';
@@ -260,7 +282,7 @@ export class X86Optprobes {
       this.slots.freeInsnSlot(buf);
       return moved.ok ? 'the detour buffer is out of rel32 reach (-ERANGE)' : moved.message;
     }
-    m.kernel.memory.textPoke(buf, detour.bytes);
+    m.memory.textPoke(buf, detour.bytes);
     // The gate and the jump back cost no virtual time (nor does the jump at the probe: it starts on the
     // int3's instrumentation byte); each copied instruction costs what the original did, so an
     // optimized run keeps an unprobed run's clocks.
@@ -270,7 +292,7 @@ export class X86Optprobes {
     const callback = this.callback;
     const g = optGate(site, copies);
     // Inline: the callback runs inside the CPU's run loop, so an optimized hit never leaves it.
-    m.kernel.hostCalls.bind('optimized_callback', buf, (ctx) => callback.handle(ctx, g), { inline: true });
+    m.hostCalls.bind('optimized_callback', buf, (ctx) => callback.handle(ctx, g), { inline: true });
     return Object.freeze({
       buf,
       copies,

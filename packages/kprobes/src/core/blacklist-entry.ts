@@ -1,0 +1,6 @@
+/** One blacklisted range. */
+export interface BlacklistEntry {
+  readonly start: bigint;
+  readonly end: bigint;
+  readonly name: string;
+}
