@@ -8,6 +8,7 @@ describe('@int3/kernel exports', () => {
       'DEFAULT_MAX_SNAPSHOTS',
       'DEFAULT_SNAPSHOT_EVERY_NS',
       'DieVal',
+      'Errno',
       'GuestCallError',
       'HOST_CALL_JUMPED',
       'HZ',
@@ -35,12 +36,14 @@ describe('@int3/kernel exports', () => {
       'checkExecArgs',
       'decodeLog',
       'encodeLogLine',
+      'errnoSubset',
       'formatTimestamp',
       'logHeaderLine',
       'readImageFile',
       'readSampleImage',
       'sampleProgram',
       'stateHash',
+      'strerror',
     ]);
   });
 });

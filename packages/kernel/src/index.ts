@@ -1,4 +1,5 @@
 export type { KernelImage, KernelSymbols } from './boot/kernel-image.js';
+export { Errno, type ErrnoName, errnoSubset, strerror } from './errno.js';
 export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
 export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation } from './kallsyms/kallsyms.js';
 export { KernelError, type KernelErrorCode } from './kernel-error.js';

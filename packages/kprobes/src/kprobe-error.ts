@@ -1,15 +1,20 @@
-/** The errno names kprobes reports, as `register_kprobe()` and friends return them negated. */
-export const Errno = {
-  ENOENT: 2,
-  ENOMEM: 12,
-  EBUSY: 16,
-  EEXIST: 17,
-  EINVAL: 22,
-  E2BIG: 7,
-  ENOSYS: 38,
-  EILSEQ: 84,
-  EOPNOTSUPP: 95,
-} as const;
+import { errnoSubset } from '@int3/kernel';
+
+/**
+ * The errno names kprobes reports, as `register_kprobe()` and friends return them negated (numbers
+ * from the kernel's one errno table).
+ */
+export const Errno = errnoSubset([
+  'ENOENT',
+  'ENOMEM',
+  'EBUSY',
+  'EEXIST',
+  'EINVAL',
+  'E2BIG',
+  'ENOSYS',
+  'EILSEQ',
+  'EOPNOTSUPP',
+]);
 
 /** One of the errno names in {@link Errno}. */
 export type ErrnoName = keyof typeof Errno;

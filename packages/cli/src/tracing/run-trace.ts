@@ -1,4 +1,4 @@
-import type { RunOutcome } from '@int3/kernel';
+import { strerror as kernelStrerror, type RunOutcome } from '@int3/kernel';
 import { TraceFsError } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
 import type { SlicedOutcome } from './run-workloads-sliced.js';
@@ -81,23 +81,8 @@ export function checkOutcome(outcome: SlicedOutcome): void {
 
 /** `Invalid argument` and friends for a tracefs errno, as `strerror(3)` words it. */
 export function strerror(error: TraceFsError): string {
-  return STRERROR[error.code] ?? error.code;
+  return kernelStrerror(error.code);
 }
-
-const STRERROR: Partial<Record<TraceFsError['code'], string>> = {
-  ENOENT: 'No such file or directory',
-  E2BIG: 'Argument list too long',
-  ENOMEM: 'Cannot allocate memory',
-  EACCES: 'Permission denied',
-  EBUSY: 'Device or resource busy',
-  EEXIST: 'File exists',
-  ENOTDIR: 'Not a directory',
-  EISDIR: 'Is a directory',
-  EINVAL: 'Invalid argument',
-  EILSEQ: 'Invalid or incomplete multibyte or wide character',
-  EOPNOTSUPP: 'Operation not supported',
-  EADDRNOTAVAIL: 'Cannot assign requested address',
-};
 
 /** The group of a bare event name; a name two groups define is ambiguous (a usage error naming both). */
 function groupOf(t: TracedSession, event: string, command: string): string {

@@ -1,18 +1,23 @@
-/** The errno names a tracefs operation fails with, as the kernel returns them negated. */
-export const TraceFsErrno = Object.freeze({
-  ENOENT: 2,
-  E2BIG: 7,
-  ENOMEM: 12,
-  EACCES: 13,
-  EBUSY: 16,
-  EEXIST: 17,
-  ENOTDIR: 20,
-  EISDIR: 21,
-  EINVAL: 22,
-  EILSEQ: 84,
-  EOPNOTSUPP: 95,
-  EADDRNOTAVAIL: 99,
-} as const);
+import { errnoSubset } from '@int3/kernel';
+
+/**
+ * The errno names a tracefs operation fails with, as the kernel returns them negated (numbers from the
+ * kernel's one errno table).
+ */
+export const TraceFsErrno = errnoSubset([
+  'ENOENT',
+  'E2BIG',
+  'ENOMEM',
+  'EACCES',
+  'EBUSY',
+  'EEXIST',
+  'ENOTDIR',
+  'EISDIR',
+  'EINVAL',
+  'EILSEQ',
+  'EOPNOTSUPP',
+  'EADDRNOTAVAIL',
+]);
 
 /** One of the errno names in {@link TraceFsErrno}. */
 export type TraceFsErrnoName = keyof typeof TraceFsErrno;
