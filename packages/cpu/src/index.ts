@@ -11,7 +11,7 @@ export { Cpu, type CpuOptions } from './cpu.js';
 export type { CpuContext } from './cpu-context.js';
 export { hi32, lo32, toBig } from './cpu-core.js';
 export { disassemble } from './disassemble.js';
-export { SHN } from './elf/elf-constants.js';
+export { SHF, SHN, SHT } from './elf/elf-constants.js';
 export { ElfError, ElfErrorCode } from './elf/elf-error.js';
 export type {
   ElfFile,

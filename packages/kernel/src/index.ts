@@ -1,3 +1,12 @@
+export { SYSV_ARG_PT_REGS, SYSV_ARG_REGS } from './arch/x86/calling-convention.js';
+export {
+  isPtRegName,
+  PT_REGS_GPR,
+  PT_REGS_NAMES,
+  PT_REGS_OFFSET,
+  PT_REGS_SIZE,
+  type PtRegName,
+} from './arch/x86/pt-regs-layout.js';
 export type { KernelImage, KernelSymbols } from './boot/kernel-image.js';
 export { Errno, type ErrnoName, errnoSubset, strerror } from './errno.js';
 export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
@@ -69,5 +78,5 @@ export {
   NotifyResult,
   type NotifyResultValue,
 } from './traps/die-chain.js';
-export { PT_REGS_GPR, PT_REGS_OFFSET, PT_REGS_SIZE, type PtRegName, PtRegs } from './traps/pt-regs.js';
+export { PtRegs } from './traps/pt-regs.js';
 export { Signal } from './traps/trap-router.js';

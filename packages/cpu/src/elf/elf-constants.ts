@@ -10,6 +10,9 @@ export const SHN = { UNDEF: 0, LORESERVE: 0xff00, ABS: 0xfff1, COMMON: 0xfff2, X
 /** `sh_type` values the parser gives meaning to. */
 export const SHT = { NULL: 0, PROGBITS: 1, SYMTAB: 2, STRTAB: 3, RELA: 4, NOBITS: 8, REL: 9 } as const;
 
+/** `sh_flags` bits. */
+export const SHF = { WRITE: 0x1, ALLOC: 0x2, EXECINSTR: 0x4 } as const;
+
 /** `e_type`. */
 export const ET = { REL: 1, EXEC: 2, DYN: 3, CORE: 4 } as const;
 

@@ -1,11 +1,11 @@
 import { type AddressSpace, type Cpu, hi32, lo32, Reg, type RunResult, Selector } from '@int3/cpu';
+import { SYSV_ARG_REGS } from '../arch/x86/calling-convention.js';
 import type { Kallsyms } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { PcpuHot } from '../sched/scheduler.js';
 import type { Task } from '../sched/task.js';
 import { loadTaskRegs, saveTaskRegs } from '../sched/task-regs.js';
-import { SYSV_ARG_REGS } from '../traps/pt-regs.js';
 import type { CpuRunner } from './cpu-stepper.js';
 import type { GateDispatcher } from './gate-dispatcher.js';
 import type { HostCalls } from './host-calls.js';

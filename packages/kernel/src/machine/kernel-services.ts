@@ -1,4 +1,5 @@
 import { AddressSpace, type Cpu, PageFlags } from '@int3/cpu';
+import { PT_REGS_NAMES } from '../arch/x86/pt-regs-layout.js';
 import type { KernelImage } from '../boot/kernel-image.js';
 import type { MachineEvents } from '../events/machine-events.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
@@ -6,7 +7,6 @@ import type { ObjectAllocator } from '../mm/object-allocator.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import { userTaskRegs } from '../sched/task-regs.js';
 import type { TaskStacks } from '../sched/task-stacks.js';
-import { PT_REGS_NAMES } from '../traps/pt-regs.js';
 import type { Clock } from './cpu-clocks.js';
 import { exitMm } from './exit-mm.js';
 import type { HostCallHandler, HostCalls } from './host-calls.js';

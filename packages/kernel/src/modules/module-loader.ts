@@ -7,6 +7,9 @@ import {
   PAGE_SIZE,
   PageFlags,
   parseElf,
+  SHF,
+  SHN,
+  SHT,
 } from '@int3/cpu';
 import { kallsymsInputs } from '../boot/kernel-image.js';
 import type { MachineEvents } from '../events/machine-events.js';
@@ -18,14 +21,6 @@ import { KernelLayout } from '../mm/kernel-layout.js';
 import type { KernelMemory } from '../mm/kernel-memory.js';
 import { setModuleParams } from './module-params.js';
 import { applyRelocation } from './relocate.js';
-
-const SHF_WRITE = 0x1;
-const SHF_ALLOC = 0x2;
-const SHF_EXECINSTR = 0x4;
-const SHT_NOBITS = 8;
-const SHN_UNDEF = 0;
-const SHN_ABS = 0xfff1;
-const SHN_COMMON = 0xfff2;
 
 /** `enum module_state`, the values module notifiers receive. */
 export const ModuleState = { LIVE: 0, COMING: 1, GOING: 2 } as const;
@@ -190,14 +185,14 @@ export class ModuleLoader {
       for (const [start] of regions) m.memory.free(start);
       throw e;
     }
-    const textSections = elf.sections.filter((s) => sections.has(s.index) && (s.flags & SHF_EXECINSTR) !== 0);
+    const textSections = elf.sections.filter((s) => sections.has(s.index) && (s.flags & SHF.EXECINSTR) !== 0);
     const textStart = textSections.length ? sections.get(textSections[0].index)! : regions[0][0];
     const textEnd = textSections.reduce((end, s) => {
       const e = sections.get(s.index)! + BigInt(s.size);
       return e > end ? e : end;
     }, textStart);
     const findFunc = (n: string) => {
-      const s = elf.symbols.find((x) => x.name === n && x.shndx !== SHN_UNDEF);
+      const s = elf.symbols.find((x) => x.name === n && x.shndx !== SHN.UNDEF);
       return s ? symbolAddress(s) : undefined;
     };
     const byName = new Map<string, bigint>();
@@ -286,7 +281,7 @@ export class ModuleLoader {
       if (s.vaddr + BigInt(s.memSize) > textEnd) textEnd = s.vaddr + BigInt(s.memSize);
     }
     const byName = new Map<string, bigint>();
-    for (const s of elf.sections) if ((s.flags & SHF_ALLOC) !== 0 && s.size > 0) byName.set(s.name, s.addr);
+    for (const s of elf.sections) if ((s.flags & SHF.ALLOC) !== 0 && s.size > 0) byName.set(s.name, s.addr);
     const mod: LoadedModule = {
       name,
       textStart,
@@ -343,8 +338,8 @@ export class ModuleLoader {
     const groups: Record<Group, { index: number; offset: number }[]> = { text: [], rodata: [], data: [] };
     const sizes: Record<Group, number> = { text: 0, rodata: 0, data: 0 };
     for (const s of elf.sections) {
-      if ((s.flags & SHF_ALLOC) === 0 || s.size === 0) continue;
-      const g: Group = s.flags & SHF_EXECINSTR ? 'text' : s.flags & SHF_WRITE ? 'data' : 'rodata';
+      if ((s.flags & SHF.ALLOC) === 0 || s.size === 0) continue;
+      const g: Group = s.flags & SHF.EXECINSTR ? 'text' : s.flags & SHF.WRITE ? 'data' : 'rodata';
       const align = Math.max(1, s.addralign);
       sizes[g] = Math.ceil(sizes[g] / align) * align;
       groups[g].push({ index: s.index, offset: sizes[g] });
@@ -352,7 +347,7 @@ export class ModuleLoader {
     }
     // Common symbols get space at the end of data.
     for (const sym of elf.symbols) {
-      if (sym.shndx === SHN_COMMON) sizes.data = Math.ceil(sizes.data / 16) * 16 + sym.size;
+      if (sym.shndx === SHN.COMMON) sizes.data = Math.ceil(sizes.data / 16) * 16 + sym.size;
     }
     if (sizes.text + sizes.rodata + sizes.data === 0)
       throw new KernelError('BAD_MODULE', `${name}: no allocatable sections`);
@@ -372,7 +367,7 @@ export class ModuleLoader {
           const s = elf.sections[index];
           const addr = base + BigInt(offset);
           sections.set(index, addr);
-          if (s.type !== SHT_NOBITS) this.m.space.write(addr, elf.bytes.subarray(s.offset, s.offset + s.size));
+          if (s.type !== SHT.NOBITS) this.m.space.write(addr, elf.bytes.subarray(s.offset, s.offset + s.size));
         }
         regions.push([base, size, flags[g]]);
       }
@@ -393,11 +388,11 @@ export class ModuleLoader {
     let end = 0n;
     for (const s of elf.sections) {
       const a = sections.get(s.index);
-      if (a !== undefined && (s.flags & SHF_WRITE) !== 0 && a + BigInt(s.size) > end) end = a + BigInt(s.size);
+      if (a !== undefined && (s.flags & SHF.WRITE) !== 0 && a + BigInt(s.size) > end) end = a + BigInt(s.size);
     }
     if (end === 0n && regions.length) end = regions[regions.length - 1][0];
     for (const sym of elf.symbols) {
-      if (sym.shndx !== SHN_COMMON) continue;
+      if (sym.shndx !== SHN.COMMON) continue;
       end = (end + 15n) & ~15n;
       out.set(sym.index, end);
       end += BigInt(sym.size);
@@ -406,9 +401,9 @@ export class ModuleLoader {
   }
 
   private resolve(sym: ElfSymbol, sections: Map<number, bigint>, commons: Map<number, bigint>, name: string): bigint {
-    if (sym.shndx === SHN_ABS) return sym.value;
-    if (sym.shndx === SHN_COMMON) return commons.get(sym.index)!;
-    if (sym.shndx !== SHN_UNDEF) {
+    if (sym.shndx === SHN.ABS) return sym.value;
+    if (sym.shndx === SHN.COMMON) return commons.get(sym.index)!;
+    if (sym.shndx !== SHN.UNDEF) {
       if (sym.type === 'section' || sections.has(sym.shndx)) {
         const base = sections.get(sym.shndx);
         if (base === undefined)

@@ -1,63 +1,6 @@
-import { type AddressSpace, type Cpu, Reg, type RegIndex } from '@int3/cpu';
-
-/** The registers of the first six integer arguments, in SysV order. */
-export const SYSV_ARG_REGS: readonly RegIndex[] = Object.freeze([Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9]);
-
-/** Register names of `struct pt_regs` on x86-64, in layout order. */
-export const PT_REGS_NAMES = [
-  'r15',
-  'r14',
-  'r13',
-  'r12',
-  'bp',
-  'bx',
-  'r11',
-  'r10',
-  'r9',
-  'r8',
-  'ax',
-  'cx',
-  'dx',
-  'si',
-  'di',
-  'orig_ax',
-  'ip',
-  'cs',
-  'flags',
-  'sp',
-  'ss',
-] as const;
-
-/** One `struct pt_regs` member name. */
-export type PtRegName = (typeof PT_REGS_NAMES)[number];
-
-/** `sizeof(struct pt_regs)` on x86-64. */
-export const PT_REGS_SIZE = PT_REGS_NAMES.length * 8;
-
-/** Byte offset of each member: `offsetof(struct pt_regs, name)`. */
-export const PT_REGS_OFFSET: Readonly<Record<PtRegName, number>> = Object.freeze(
-  Object.fromEntries(PT_REGS_NAMES.map((n, i) => [n, i * 8])) as Record<PtRegName, number>,
-);
-
-/** The CPU register behind each general-purpose `pt_regs` member (not orig_ax, ip, cs, flags, ss). */
-export const PT_REGS_GPR: Readonly<Partial<Record<PtRegName, RegIndex>>> = {
-  r15: Reg.R15,
-  r14: Reg.R14,
-  r13: Reg.R13,
-  r12: Reg.R12,
-  bp: Reg.RBP,
-  bx: Reg.RBX,
-  r11: Reg.R11,
-  r10: Reg.R10,
-  r9: Reg.R9,
-  r8: Reg.R8,
-  ax: Reg.RAX,
-  cx: Reg.RCX,
-  dx: Reg.RDX,
-  si: Reg.RSI,
-  di: Reg.RDI,
-  sp: Reg.RSP,
-};
+import { type AddressSpace, type Cpu, Reg } from '@int3/cpu';
+import { SYSV_ARG_REGS } from '../arch/x86/calling-convention.js';
+import { PT_REGS_GPR, PT_REGS_NAMES, type PtRegName } from '../arch/x86/pt-regs-layout.js';
 
 /**
  * `struct pt_regs` of a trapping CPU, as a live view: reading gives the CPU's current value, writing

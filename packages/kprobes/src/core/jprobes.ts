@@ -1,5 +1,5 @@
-import { Reg, type RegIndex, Rflags } from '@int3/cpu';
-import { KernelLayout, type PtRegs } from '@int3/kernel';
+import { type RegIndex, Rflags } from '@int3/cpu';
+import { KernelLayout, type PtRegs, SYSV_ARG_REGS } from '@int3/kernel';
 import { KprobeError } from '../kprobe-error.js';
 import type { KprobesArchHost, KprobesTextLayout } from './arch.js';
 import type { Kprobe } from './kprobe.js';
@@ -37,8 +37,6 @@ export interface Jprobe {
   kp: Kprobe;
   entry: bigint | JprobeHostEntry;
 }
-
-const ARG_REGS: readonly RegIndex[] = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9];
 
 /**
  * Jprobes, the seed mechanism for mirroring a function's arguments: `setjmp_pre_handler` saves the
@@ -91,7 +89,7 @@ export class Jprobes {
     const cpu = regs.cpu.id;
     const c = regs.cpu;
     const kcb = this.k.kcb[cpu];
-    const args = ARG_REGS.map((r) => c.getReg(r));
+    const args = SYSV_ARG_REGS.map((r) => c.getReg(r));
     if (typeof jp.entry === 'function') {
       // A host entry sees the arguments and returns at once: nothing to unwind.
       this.k.emit({

@@ -1,6 +1,6 @@
+import { PT_REGS_NAMES } from '@int3/kernel';
 import type { FetchContext } from './fetch-context.js';
 import type { FetchSource } from './fetch-source.js';
-import { X86_64_PT_REGS_NAMES } from './x86-registers.js';
 
 const U64 = (1n << 64n) - 1n;
 
@@ -24,7 +24,7 @@ export function fetchContextSource(ctx: FetchContext): FetchSource {
     return user ? ctx.readUser(a, length) : ctx.readKernel(a, length);
   };
   return {
-    loadRegister: (reg, out) => split(ctx.readRegister(X86_64_PT_REGS_NAMES[reg]), out),
+    loadRegister: (reg, out) => split(ctx.readRegister(PT_REGS_NAMES[reg]), out),
     loadStackNth: (n, out) => split(ctx.kernelStackNth(n), out),
     loadEntryArg: (n, out) => split(ctx.entryArgs?.[n] ?? 0n, out),
     copyMemory(lo, hi, length, user, dst, at) {

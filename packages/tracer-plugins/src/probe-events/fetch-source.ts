@@ -7,7 +7,7 @@
  * @see kernel/trace/trace_kprobe.c process_fetch_insn(), probe_mem_read(), fetch_store_string()
  */
 export interface FetchSource {
-  /** Loads the pt_regs member with index `reg` in `X86_64_PT_REGS_NAMES`. */
+  /** Loads the pt_regs member with index `reg` in `PT_REGS_NAMES` (`@int3/kernel`). */
   loadRegister(reg: number, out: Uint32Array): void;
   /** Loads the `n`th kernel stack word (0 when past its top). @see regs_get_kernel_stack_nth() */
   loadStackNth(n: number, out: Uint32Array): void;

@@ -1,5 +1,5 @@
+import { PT_REGS_NAMES, SYSV_ARG_PT_REGS } from '@int3/kernel';
 import type { FetchInsn, FetchOp } from './fetch-insn.js';
-import { X86_64_ARG_REGS, X86_64_PT_REGS_NAMES } from './x86-registers.js';
 
 const encoder = new TextEncoder();
 
@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
 export interface FetchStep {
   readonly op: FetchOp;
   readonly param: number;
-  /** Register index (`reg`, `arg` below seven) into `X86_64_PT_REGS_NAMES`, else -1. */
+  /** Register index (`reg`, `arg` below seven) into `PT_REGS_NAMES`, else -1. */
   readonly reg: number;
   readonly offLo: number;
   readonly offHi: number;
@@ -29,13 +29,14 @@ export interface FetchStep {
   readonly basesize: number;
 }
 
-const REG_INDEX = new Map(X86_64_PT_REGS_NAMES.map((n, i) => [n, i]));
+const REG_INDEX = new Map<string, number>(PT_REGS_NAMES.map((n, i) => [n, i]));
 
 function regIndex(insn: FetchInsn): number {
   if (insn.op === 'reg') return REG_INDEX.get(insn.data ?? '') ?? -1;
   if (insn.op === 'stackp') return REG_INDEX.get('sp') ?? -1;
   if (insn.op === 'retval') return REG_INDEX.get('ax') ?? -1;
-  if (insn.op === 'arg' && insn.param < X86_64_ARG_REGS.length) return REG_INDEX.get(X86_64_ARG_REGS[insn.param]) ?? -1;
+  if (insn.op === 'arg' && insn.param < SYSV_ARG_PT_REGS.length)
+    return REG_INDEX.get(SYSV_ARG_PT_REGS[insn.param]) ?? -1;
   return -1;
 }
 

@@ -1,3 +1,4 @@
+import { isPtRegName } from '@int3/kernel';
 import { kstrtol, kstrtoul } from './kstrto.js';
 import {
   type CodeBuffer,
@@ -8,7 +9,6 @@ import {
   probeLogErr,
 } from './parse-context.js';
 import { parseProbeVars } from './parse-probe-vars.js';
-import { isPtRegsName } from './x86-registers.js';
 
 const END = FETCH_INSN_MAX - 1;
 
@@ -106,7 +106,7 @@ export function parseProbeArg(arg: string, buf: CodeBuffer, ctx: ParseContext): 
       parseProbeVars(arg, buf, ctx);
       break;
     case '%':
-      if (!isPtRegsName(arg.slice(1))) probeLogErr(ctx, ctx.offset, 'BAD_REG_NAME');
+      if (!isPtRegName(arg.slice(1))) probeLogErr(ctx, ctx.offset, 'BAD_REG_NAME');
       buf.code[buf.pc].op = 'reg';
       buf.code[buf.pc].data = arg.slice(1);
       break;

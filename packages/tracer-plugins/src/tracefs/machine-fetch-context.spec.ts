@@ -1,5 +1,5 @@
 import { AddressSpace, PageFlags } from '@int3/cpu';
-import type { Machine, PtRegs } from '@int3/kernel';
+import { type Machine, PT_REGS_NAMES, type PtRegs } from '@int3/kernel';
 import type { Kprobes } from '@int3/kprobes';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe(MachineFetchContext, () => {
     R[4] = 0x7ff0; // rsp
     space.writeU64(0x7ff8n, 0x1122334455667788n);
     const out = new Uint32Array(2);
-    ctx.loadRegister(12, out); // 'di' in X86_64_PT_REGS_NAMES
+    ctx.loadRegister(PT_REGS_NAMES.indexOf('di'), out);
     expect([...out]).toEqual([0x7ff8, 0xffffffff]);
     ctx.loadStackNth(1, out);
     expect([...out]).toEqual([0x55667788, 0x11223344]);

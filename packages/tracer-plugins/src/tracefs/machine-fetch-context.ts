@@ -1,15 +1,14 @@
 import { Reg, type RegIndex } from '@int3/cpu';
-import { PT_REGS_GPR, type PtRegName, type PtRegs } from '@int3/kernel';
+import { PT_REGS_GPR, PT_REGS_NAMES, type PtRegs } from '@int3/kernel';
 import type { FetchSource } from '../probe-events/fetch-source.js';
-import { X86_64_PT_REGS_NAMES } from '../probe-events/x86-registers.js';
 import type { MachineView } from '../view/machine-view.js';
 
 /** High half of the first address of the kernel half (0xffff_8000_0000_0000): user accessors fail above. */
 const KERNEL_HALF_HI = 0xffff8000;
 const PAGE_MASK = 0xfff;
 
-/** CPU register index of each pt_regs member in `X86_64_PT_REGS_NAMES` order, -1 for non-GPRs. */
-const GPR_OF: Int8Array = Int8Array.from(X86_64_PT_REGS_NAMES, (name) => PT_REGS_GPR[name as PtRegName] ?? -1);
+/** CPU register index of each pt_regs member in `PT_REGS_NAMES` order, -1 for non-GPRs. */
+const GPR_OF: Int8Array = Int8Array.from(PT_REGS_NAMES, (name) => PT_REGS_GPR[name] ?? -1);
 
 /**
  * The {@link FetchSource} of the CPU that hit a probe: general registers as raw halves, memory straight
@@ -64,7 +63,7 @@ export class MachineFetchContext implements FetchSource {
       this.view.regs.raw(regs, gpr as RegIndex, out);
       return;
     }
-    const v = regs.get(X86_64_PT_REGS_NAMES[reg] as PtRegName);
+    const v = regs.get(PT_REGS_NAMES[reg]);
     out[0] = Number(v & 0xffffffffn);
     out[1] = Number((v >> 32n) & 0xffffffffn);
   }

@@ -1,5 +1,4 @@
-import { Reg } from '@int3/cpu';
-import type { PtRegs } from '@int3/kernel';
+import { type PtRegs, SYSV_ARG_REGS } from '@int3/kernel';
 import { type Kprobe, KprobeFlag, type Kretprobe, type KretprobeInstance } from '@int3/kprobes';
 import type { EventFilter } from '../filter/event-filter.js';
 import type { ProbeDefinition } from '../probe-events/probe-definition.js';
@@ -7,9 +6,6 @@ import { type ProbeHit, ProbeRecorder } from '../probe-events/probe-recorder.js'
 import { TraceFlag } from '../trace-output/lat-fmt.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { ProbeSink } from './probe-sink.js';
-
-/** x86-64 SysV integer argument registers (`regs_get_kernel_argument`). */
-const ARG_REGS = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9] as const;
 
 /** Mutable hit header, reused for every hit of a probe. */
 interface HitScratch {
@@ -137,8 +133,8 @@ export class TraceKprobe {
     const halves = this.#halves;
     for (let i = 0; i < this.#nEntryArgs; i++) {
       const at = 8 * i;
-      if (i < ARG_REGS.length) {
-        r.raw(regs, ARG_REGS[i], halves);
+      if (i < SYSV_ARG_REGS.length) {
+        r.raw(regs, SYSV_ARG_REGS[i], halves);
         writeU32(data, at, halves[0]);
         writeU32(data, at + 4, halves[1]);
       } else {
