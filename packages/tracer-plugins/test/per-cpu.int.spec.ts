@@ -83,13 +83,13 @@ describe('TraceFs saved_cmdlines and trace_pipe', () => {
 
 describe(TraceFs.prototype.readChunks, () => {
   it('should stream trace as chunks whose concatenation is read(), and consume trace_pipe as it goes', () => {
-    const { m, fs } = bootTraceFs();
+    const { m, k, fs } = bootTraceFs();
     fs.write('buffer_size_kb', '4096');
     fs.write('kprobe_events', 'p:ev vfs_read count=%dx');
     fs.write('events/kprobes/ev/enable', '1');
     const kp = fs.kprobeEvents.probes[0].kp;
     let done = false;
-    fs.kprobes.registerKprobe({
+    k.registerKprobe({
       symbolName: 'do_sys_open',
       // At one real hit, record 20,000 events as if vfs_read had been hit that often.
       preHandler: (_p, regs) => {

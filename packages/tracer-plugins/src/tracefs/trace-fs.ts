@@ -73,10 +73,7 @@ export class TraceFs {
   readonly #formatter: TraceFormatter;
   readonly #cmdlines = new Map<number, string>();
 
-  constructor(
-    m: Machine,
-    readonly kprobes: Kprobes,
-  ) {
+  constructor(m: Machine, kprobes: Kprobes) {
     const view = machineTracerView(m, kprobes);
     this.view = view;
     const now = () => view.clock.now(0);
@@ -248,7 +245,7 @@ export class TraceFs {
    * @see kernel/kprobes.c proc_kprobes_optimization_handler(); Documentation/trace/kprobes.rst Appendix B
    */
   #procSysDebug(name: string): TraceFsNode | undefined {
-    const k = this.kprobes;
+    const k = this.view.debugfs;
     switch (name) {
       case '':
         return dir(() => ['kprobes-optimization']);
@@ -267,17 +264,17 @@ export class TraceFs {
   }
 
   #kprobesDebugfs(name: string): TraceFsNode | undefined {
-    const k = this.kprobes;
+    const k = this.view.debugfs;
     switch (name) {
       case '':
         return dir(() => ['blacklist', 'enabled', 'list']);
       case 'list':
         return file(() => k.list());
       case 'blacklist':
-        return file(() => k.blacklistText());
+        return file(() => k.blacklist());
       case 'enabled':
         return file(
-          () => k.enabledText(),
+          () => k.enabled(),
           (t) => {
             if (!k.writeEnabled(t)) throw new TraceFsError('EINVAL', 'kprobes/enabled: write 0 or 1');
           },

@@ -59,6 +59,7 @@ describe(machineTracerView, () => {
       [
         'clock',
         'countFunctions',
+        'debugfs',
         'isFunction',
         'isModuleLoaded',
         'kprobes',
@@ -77,6 +78,11 @@ describe(machineTracerView, () => {
     expect(Object.values(view)).not.toContain(m);
     expect(Object.values(view)).not.toContain(k);
     expect(Object.isFrozen(view.kprobes)).toBe(true);
+    expect(view.debugfs.enabled()).toBe('1\n');
+    expect(view.debugfs.optimization).toBe(true);
+    view.debugfs.setOptimization(false);
+    expect(view.debugfs.optimization).toBe(k.optimization);
+    expect(view.debugfs.optimization).toBe(false);
   });
 
   it('should read the hit CPU, pt_regs members, raw halves and arguments from the handler regs', () => {

@@ -3,7 +3,7 @@ import { type Machine, ModuleState, type PtRegName, PtRegs } from '@int3/kernel'
 import type { Kprobe, Kprobes, Kretprobe } from '@int3/kprobes';
 import { globMatch } from '../filter/glob-match.js';
 import { surrogateEscapeDecode } from '../trace-output/surrogate-escape.js';
-import type { MachineView } from './machine-view.js';
+import type { KprobesDebugfs, MachineView } from './machine-view.js';
 import type { TracerKprobes } from './tracer-kprobes.js';
 import type { TracerMemory } from './tracer-memory.js';
 import type { TracerRegisters } from './tracer-registers.js';
@@ -126,6 +126,19 @@ function kprobesApi(k: Kprobes): TracerKprobes {
   });
 }
 
+function debugfs(k: Kprobes): KprobesDebugfs {
+  return Object.freeze({
+    list: () => k.list(),
+    blacklist: () => k.blacklistText(),
+    enabled: () => k.enabledText(),
+    writeEnabled: (text: string) => k.writeEnabled(text),
+    get optimization() {
+      return k.optimization;
+    },
+    setOptimization: (on: boolean) => k.setOptimization(on),
+  });
+}
+
 /**
  * The one adapter from a `Machine` and its `Kprobes` to the {@link MachineView} the tracefs and every
  * tracer work through. It is the only code in this package that names those objects' members: when
@@ -155,5 +168,6 @@ export function machineTracerView(m: Machine, k: Kprobes): MachineView {
       });
     },
     printk: (level: number, text: string) => m.kernel.log(0, level, text),
+    debugfs: debugfs(k),
   });
 }

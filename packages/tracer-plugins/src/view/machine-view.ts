@@ -1,6 +1,25 @@
 import type { TracerView } from './tracer-view.js';
 
 /**
+ * What kprobes shows and takes through its debugfs files and sysctl.
+ *
+ * @see kernel/kprobes.c debugfs_kprobe_init(), proc_kprobes_optimization_handler()
+ */
+export interface KprobesDebugfs {
+  /** `/sys/kernel/debug/kprobes/list`. */
+  list(): string;
+  /** `/sys/kernel/debug/kprobes/blacklist`. */
+  blacklist(): string;
+  /** Reads `/sys/kernel/debug/kprobes/enabled`. */
+  enabled(): string;
+  /** Writes it; false for a value the kernel refuses (EINVAL). */
+  writeEnabled(text: string): boolean;
+  /** `debug.kprobes-optimization`. */
+  readonly optimization: boolean;
+  setOptimization(on: boolean): void;
+}
+
+/**
  * The {@link TracerView} plus what the tracefs itself needs of the machine beyond a tracer's share:
  * raw page access for the fetch-arg hot path, the module notifier, symbol counts, and the kernel log.
  * Not handed to plugins.
@@ -21,4 +40,5 @@ export interface MachineView extends TracerView {
   onModuleComing(fn: (module: string) => void): void;
   /** Logs a kernel message at a level (4: warning). @see printk() */
   printk(level: number, text: string): void;
+  readonly debugfs: KprobesDebugfs;
 }
