@@ -71,6 +71,7 @@ export default defineConfig({
           text: 'Reference',
           items: [
             { text: 'kprobe_events and tracefs', link: '/reference/kprobe-events' },
+            { text: 'Event triggers and histograms', link: '/reference/triggers' },
             { text: 'The event log', link: '/reference/event-log' },
             { text: 'Command line', link: '/reference/cli' },
             { text: 'API', link: '/api/' },

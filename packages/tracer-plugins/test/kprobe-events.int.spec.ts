@@ -44,7 +44,7 @@ describe(KprobeEvents, () => {
       'kprobes:r_vfs_read_0',
     ]);
     expect(fs.ls('events').sort()).toEqual(['enable', 'kprobes', 'mygrp', 'mygrp2']);
-    expect(fs.ls('events/mygrp/myev')).toEqual(['enable', 'filter', 'format', 'id']);
+    expect(fs.ls('events/mygrp/myev')).toEqual(['enable', 'filter', 'format', 'hist', 'id', 'trigger']);
   });
 
   it('should append with >> and replace with >', () => {

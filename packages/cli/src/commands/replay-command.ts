@@ -13,6 +13,7 @@ import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { bpftraceStreams, startBpftrace } from '../tracing/bpftrace-run.js';
+import { histReports } from '../tracing/hist-reports.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
@@ -55,7 +56,7 @@ interface ReplayOptions extends TraceOptions {
 }
 
 /**
- * Registers `int3 replay <log> [-e <def>…] [--filter e=expr]… [--format text|json|chrome]
+ * Registers `int3 replay <log> [-e <def>…] [--filter e=expr]… [--trigger e=cmd]… [--format text|json|chrome]
  * [--at <event#>] [--image <vmlinux>]`.
  */
 export function registerReplayCommand(program: Command): void {
@@ -84,11 +85,15 @@ export function registerReplayCommand(program: Command): void {
       }
       if (options.at !== undefined) {
         const g = globalOptions(cmd);
-        const added = plan.definitions.length > 0 || plan.filters.length > 0 || options.bpftrace !== undefined;
+        const added =
+          plan.definitions.length > 0 ||
+          plan.filters.length > 0 ||
+          plan.triggers.length > 0 ||
+          options.bpftrace !== undefined;
         if (added || g.plugins.length > 0 || g.tracers.length > 0) {
           throw new CliError(
             'usage',
-            '--at shows the recorded run: it takes no -e, --filter, --bpftrace, --plugin or --tracer',
+            '--at shows the recorded run: it takes no -e, --filter, --trigger, --bpftrace, --plugin or --tracer',
             'replay',
           );
         }
@@ -100,6 +105,7 @@ export function registerReplayCommand(program: Command): void {
       const extra =
         plan.definitions.length > 0 ||
         plan.filters.length > 0 ||
+        plan.triggers.length > 0 ||
         globals.plugins.length > 0 ||
         globals.tracers.length > 0 ||
         options.bpftrace !== undefined;
@@ -110,7 +116,9 @@ export function registerReplayCommand(program: Command): void {
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
       const terminal = c.get<Terminal>(CliTokens.Terminal);
       // Step 2: the probes and tracers added after the fact, at time zero.
-      if (plan.definitions.length > 0 || plan.filters.length > 0) defineEvents(traced, plan, 'replay');
+      if (plan.definitions.length > 0 || plan.filters.length > 0 || plan.triggers.length > 0) {
+        defineEvents(traced, plan, 'replay');
+      }
       const tracers = startTracers(host, globals.tracers, 'replay');
       const bpftrace = options.bpftrace;
       if (bpftrace !== undefined) {
@@ -144,7 +152,7 @@ export function registerReplayCommand(program: Command): void {
       }
       output.finish();
       await settlePlugins(host);
-      const reports = finishTracers(host, tracers);
+      const reports = histReports(traced) + finishTracers(host, tracers);
       printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
       if (bpftrace !== undefined) {
         const streams = bpftraceStreams(host);

@@ -9,6 +9,7 @@ import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
+import { histReports } from '../tracing/hist-reports.js';
 import { insmodAll, parseInsmod } from '../tracing/insmod-modules.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
@@ -27,6 +28,7 @@ Examples:
   $ int3 trace -e 'p:open do_sys_open' --run dd --format chrome -o trace.json   # open in ui.perfetto.dev
   $ int3 trace --plugin ./examples/plugin-syscount --run 'cat /etc/motd'       # the plugin's report after
   $ int3 trace --tracer 'funclatency -u vfs_read' --run 'cat /etc/motd'        # bcc's histogram after (int3 tracers)
+  $ int3 trace -e 'p:rd vfs_read count=%dx:u64' --trigger 'rd=hist:keys=common_pid.execname:vals=count' --run 'cat /etc/motd'
 
 Ctrl-C stops the machine at the next slice of virtual time and prints what was traced until then.
 Exit status: 0 ok, 1 the run failed (panic, deadlock, plugin), 2 bad option or probe definition (the
@@ -40,9 +42,9 @@ interface TraceCommandOptions extends TraceOptions {
 }
 
 /**
- * Registers `int3 trace -e <def>… [--filter e=expr]… [--run <workload>]… [--cpus N]
+ * Registers `int3 trace -e <def>… [--filter e=expr]… [--trigger e=cmd]… [--run <workload>]… [--cpus N]
  * [--format text|json|chrome] [-o file]`: define and enable kprobe events, run workloads to completion,
- * print the trace, then the reports of the `--plugin` tracers.
+ * print the trace, then the `hist` tables of `--trigger 'e=hist:…'`, then the reports of the `--plugin` tracers.
  *
  * @see Documentation/trace/kprobetrace.rst
  */
@@ -124,7 +126,8 @@ export async function traceRun(
   output.finish();
   sink.close();
   await settlePlugins(host);
-  const reports = finishTracers(host, tracers);
+  // The hist tables come after the trace, as `cat events/…/hist` would, then the tracers' reports.
+  const reports = histReports(traced) + finishTracers(host, tracers);
   const result = { traced, format: plan.format, terminal, reports };
   try {
     if (outcome) checkOutcome(outcome);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CommonOptions, collect } from '../commands/common-options.js';
 
 /**
- * Adds the options `trace`, `record` and `replay` share: `-e` definitions, `--filter`, `--format`, and
+ * Adds the options `trace`, `record` and `replay` share: `-e` definitions, `--filter`, `--trigger`, `--format`, and
  * unless `replay` (which replays the recorded writes), `--run`, `--cpus`, `--image`, `--buffer-size`,
  * `--no-optimize` and the `[workload...]` argument (`-- cat /etc/motd`: one more workload, as
  * `perf record -- cmd`), which the action receives first.
@@ -11,6 +11,11 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
   command
     .addOption(CommonOptions.event())
     .option('--filter <event=expr>', "an event filter, e.g. open='dfd == 3' (repeatable)", collect)
+    .option(
+      '--trigger <event=command>',
+      "an event trigger, e.g. open='hist:keys=common_pid.execname' or read=stacktrace (repeatable); hist tables print after the trace",
+      collect,
+    )
     .option(
       '--format <format>',
       'text (ftrace lines, as trace_pipe), json (typed JSON Lines, schema v1) or chrome (Chrome Trace Event JSON)',

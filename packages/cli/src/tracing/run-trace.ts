@@ -12,7 +12,7 @@ export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
 /**
  * Defines and enables the plan's events through tracefs writes (session inputs, so a replay re-applies
  * them): `--buffer-size` first (`echo KIB > buffer_size_kb`), then each definition is appended to `kprobe_events` as `echo DEF >> kprobe_events` would, each
- * filter written to `events/<group>/<event>/filter`, then `events/enable` set. A refused definition
+ * filter written to `events/<group>/<event>/filter`, each trigger appended to its `trigger`, then `events/enable` set. A refused definition
  * is a usage error carrying the kernel's `error_log` lines, caret included; a refused filter carries
  * what its `filter` file then reads (the expression, a caret and `parse_error: …`).
  *
@@ -20,7 +20,7 @@ export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
  */
 export function defineEvents(
   t: TracedSession,
-  plan: Pick<TracePlan, 'definitions' | 'filters'> & Partial<Pick<TracePlan, 'optimize' | 'bufferSizeKb'>>,
+  plan: Pick<TracePlan, 'definitions' | 'filters'> & Partial<Pick<TracePlan, 'triggers' | 'optimize' | 'bufferSizeKb'>>,
   command: string,
 ): void {
   if (plan.bufferSizeKb !== undefined) applyTracefsWrite(t, 'buffer_size_kb', `${plan.bufferSizeKb}\n`, false);
@@ -37,7 +37,7 @@ export function defineEvents(
     }
   }
   for (const { event, expr } of plan.filters) {
-    const path = `events/${event.includes('/') ? event : `${groupOf(t, event, command)}/${event}`}/filter`;
+    const path = `events/${event.includes('/') ? event : `${groupOf(t, event, command, '--filter')}/${event}`}/filter`;
     try {
       applyTracefsWrite(t, path, `${expr}\n`, false);
     } catch (error) {
@@ -55,7 +55,30 @@ export function defineEvents(
       );
     }
   }
+  for (const { event, command: trigger } of plan.triggers ?? []) defineTrigger(t, event, trigger, command);
   if (plan.definitions.length > 0) applyTracefsWrite(t, 'events/enable', '1\n', false);
+}
+
+/**
+ * Appends one `--trigger` to `events/<group>/<event>/trigger` (as `echo CMD >> trigger`); a refused
+ * command is a usage error with the kernel's errno and, for hist triggers, its `error_log` lines.
+ *
+ * @see Documentation/trace/events.rst (Event triggers)
+ */
+function defineTrigger(t: TracedSession, event: string, trigger: string, command: string): void {
+  const path = `events/${event.includes('/') ? event : `${groupOf(t, event, command, '--trigger')}/${event}`}/trigger`;
+  const before = t.fs.errorLog.entries.at(-1);
+  try {
+    applyTracefsWrite(t, path, `${trigger}\n`, true);
+  } catch (error) {
+    if (!(error instanceof TraceFsError)) throw error;
+    // The entry this write logged (hist parse errors), if any: three lines, the caret included.
+    const logged = t.fs.errorLog.entries.at(-1) !== before;
+    const log = logged ? t.fs.read('error_log').trimEnd().split('\n').slice(-3).join('\n') : '';
+    const detail = log === '' ? undefined : log.replace(/^\[[ \d.]+\] /gm, '');
+    const why = error.message.replace(/^[A-Z0-9]+: /, '');
+    throw new CliError('usage', `bad --trigger for ${event}: ${strerror(error)}: ${why}`, command, detail);
+  }
 }
 
 /** Starts the workloads together and runs until all exited; the outcome says how the run ended. */
@@ -85,14 +108,14 @@ export function strerror(error: TraceFsError): string {
 }
 
 /** The group of a bare event name; a name two groups define is ambiguous (a usage error naming both). */
-function groupOf(t: TracedSession, event: string, command: string): string {
+function groupOf(t: TracedSession, event: string, command: string, option: string): string {
   const found = t.fs.kprobeEvents.events.filter((e) => e.name === event);
-  if (found.length === 0) throw new CliError('usage', `--filter names event '${event}', which no -e defines`, command);
+  if (found.length === 0) throw new CliError('usage', `${option} names event '${event}', which no -e defines`, command);
   if (found.length > 1) {
     const candidates = found.map((e) => `${e.group}/${e.name}`).join(', ');
     throw new CliError(
       'usage',
-      `--filter names event '${event}', which ${found.length} groups define (${candidates}): write group/event, e.g. --filter ${found[0].group}/${event}=...`,
+      `${option} names event '${event}', which ${found.length} groups define (${candidates}): write group/event, e.g. ${option} ${found[0].group}/${event}=...`,
       command,
     );
   }

@@ -16,6 +16,8 @@ export interface TracePlan {
   readonly definitions: readonly string[];
   /** `[group/]event` and its filter expression. */
   readonly filters: readonly { readonly event: string; readonly expr: string }[];
+  /** `[group/]event` and a trigger command for its `trigger` file, in order. */
+  readonly triggers: readonly { readonly event: string; readonly command: string }[];
   /** Workloads to start together, as argv. */
   readonly workloads: readonly (readonly string[])[];
   readonly cpus: number;
@@ -30,6 +32,7 @@ export interface TracePlan {
 export interface TraceOptions {
   readonly event?: string[];
   readonly filter?: string[];
+  readonly trigger?: string[];
   readonly run?: string[];
   /** The words after `--` (`int3 trace … -- cat /etc/motd`): one more workload, already split. */
   readonly workload?: readonly string[];
@@ -47,7 +50,7 @@ export const DEFAULT_WORKLOAD = 'hello';
 /**
  * Checks and normalises the tracing options: `--run` lines are split as sh does and must name a
  * sample workload, the words after `--` are one more (as `perf record -- cmd`), `hello` runs when
- * there is none; `--filter` is `event=expr`; `--cpus` is 1..64. Throws a usage {@link CliError}.
+ * there is none; `--filter` is `event=expr`, `--trigger` `event=command`; `--cpus` is 1..64. Throws a usage {@link CliError}.
  *
  * @example
  * parseTracePlan({ event: ['p:open do_sys_open'], run: ['cat /etc/motd'] }, 'trace');
@@ -59,6 +62,11 @@ export function parseTracePlan(options: TraceOptions, command: string): TracePla
     if (eq <= 0) throw usage(`bad --filter '${f}': expected <event>=<expression>, e.g. myprobe='dfd == 3'`);
     return { event: f.slice(0, eq), expr: f.slice(eq + 1) };
   });
+  const triggers = (options.trigger ?? []).map((f) => {
+    const eq = f.indexOf('=');
+    if (eq <= 0) throw usage(`bad --trigger '${f}': expected <event>=<command>, e.g. myprobe='hist:keys=common_pid'`);
+    return { event: f.slice(0, eq), command: f.slice(eq + 1) };
+  });
   const workloads = (options.run ?? []).map((line) => parseWorkload(line, usage));
   if (options.workload !== undefined && options.workload.length > 0) {
     workloads.push(checkWorkload([...options.workload], usage));
@@ -67,6 +75,7 @@ export function parseTracePlan(options: TraceOptions, command: string): TracePla
   return {
     definitions: options.event ?? [],
     filters,
+    triggers,
     workloads,
     cpus: parseCpus(options.cpus ?? '2', usage),
     format: parseFormat(options.format ?? 'text', usage),

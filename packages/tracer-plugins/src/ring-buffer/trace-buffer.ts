@@ -40,7 +40,7 @@ export interface TraceBufferOptions {
 export class TraceBuffer {
   /** `tracing_on`. @see tracer_tracing_on(), tracer_tracing_off() */
   tracingOn = true;
-  private readonly rings: RingBuffer[];
+  private rings: RingBuffer[];
   private sizeKb: number;
   private readonly clock: () => number;
   private readonly pipeEvent = new RingBufferEvent();
@@ -123,6 +123,19 @@ export class TraceBuffer {
   /** `echo > trace`: empties every CPU and zeroes the counters. @see tracing_reset_online_cpus() */
   reset(): void {
     for (const ring of this.rings) ring.reset();
+  }
+
+  /**
+   * Exchanges the records of this buffer and `other` (same CPU count and size), as a snapshot does;
+   * `tracing_on` stays with each buffer.
+   *
+   * @see kernel/trace/trace.c update_max_tr()
+   */
+  swap(other: TraceBuffer): void {
+    if (other.rings.length !== this.rings.length || other.sizeKb !== this.sizeKb) {
+      throw new RangeError('TraceBuffer.swap: the buffers differ in CPUs or size');
+    }
+    [this.rings, other.rings] = [other.rings, this.rings];
   }
 
   /** `entries-in-buffer`: records currently held, all CPUs. @see get_total_entries() */

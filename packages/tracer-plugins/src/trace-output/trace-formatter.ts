@@ -74,7 +74,8 @@ export class TraceFormatter {
       type.formatBodyAt !== undefined
         ? type.formatBodyAt(ev.bytes, v, o, ev.length, ctx)
         : type.formatBody(ev.data(), ctx);
-    return `${prefix}${type.name}: ${body}`;
+    // ftrace's own entries (a `<stack trace>`) print no event name, as their print functions write it all.
+    return type.system === 'ftrace' ? `${prefix}${body}` : `${prefix}${type.name}: ${body}`;
   }
 
   /** The lines for one read record: a lost-events notice if any, then the record, each ending in `\n`. */

@@ -1,5 +1,6 @@
 import { FILTER_WRITE_MAX } from '../filter/event-filter.js';
 import { eventFormatFile } from '../probe-events/event-format-file.js';
+import { histShow } from '../triggers/hist/hist-trigger.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { KprobeEvents } from './kprobe-events.js';
 import { parseEnable } from './parse-switch.js';
@@ -21,10 +22,10 @@ function setAll(k: TracerKprobes, events: readonly TraceKprobeEvent[], on: boole
 function eventNode(k: TracerKprobes, ev: TraceKprobeEvent, leaf: string | undefined): TraceFsNode | undefined {
   switch (leaf) {
     case undefined:
-      return dir(() => ['enable', 'filter', 'format', 'id']);
+      return dir(() => ['enable', 'filter', 'format', 'hist', 'id', 'trigger']);
     case 'enable':
       return file(
-        () => (ev.enabled ? '1\n' : '0\n'),
+        () => ev.file.enableText(),
         (t) => ev.setEnabled(k, parseEnable(t, `${ev.group}/${ev.name}/enable`)),
       );
     case 'filter':
@@ -44,8 +45,15 @@ function eventNode(k: TracerKprobes, ev: TraceKprobeEvent, leaf: string | undefi
       );
     case 'format':
       return file(() => eventFormatFile(ev.type));
+    case 'hist':
+      return file(() => histShow(ev.triggers, ev.triggers.context.formatContext));
     case 'id':
       return file(() => `${ev.id}\n`);
+    case 'trigger':
+      return file(
+        () => ev.triggers.show(),
+        (t, append) => ev.triggers.write(t, append),
+      );
     default:
       return undefined;
   }
@@ -53,7 +61,7 @@ function eventNode(k: TracerKprobes, ev: TraceKprobeEvent, leaf: string | undefi
 
 /**
  * The `events/` tree: `events/enable`, `events/<grp>/enable`, and per event `enable`, `filter`,
- * `format` and `id`. `parts` is the path below `events/`.
+ * `format`, `hist`, `id` and `trigger`. `parts` is the path below `events/`.
  *
  * @see kernel/trace/trace_events.c event_create_dir(), system_enable_write(), event_enable_write()
  */

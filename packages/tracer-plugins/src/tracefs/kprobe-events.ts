@@ -9,6 +9,7 @@ import { registrationError } from '../probe-events/registration-error.js';
 import { resolveSymbols, type SymbolLookup } from '../probe-events/resolve-symbols.js';
 import { splitCommandLines } from '../probe-events/split-command-lines.js';
 import { matchesRemoval, traceKprobeShow } from '../probe-events/trace-kprobe-show.js';
+import type { TriggerContext } from '../triggers/trigger-context.js';
 import type { MachineView } from '../view/machine-view.js';
 import type { ProbeSink } from './probe-sink.js';
 import { type TraceFsErrnoName, TraceFsError } from './trace-fs-error.js';
@@ -31,6 +32,8 @@ export interface KprobeEventsDeps {
   readonly sink: ProbeSink;
   /** Virtual time in ns for error_log entries. */
   readonly now: () => number;
+  /** What the events' triggers act on (the `trigger` and `hist` files need it). */
+  readonly triggers?: TriggerContext;
 }
 
 function errnoOf(e: ProbeParseError): TraceFsErrnoName {
@@ -163,8 +166,8 @@ export class KprobeEvents {
       const clash = checkAppendProbe(existing.definitions, def);
       if (clash) this.#fail(clash);
     }
-    const event = existing ?? new TraceKprobeEvent(this.#nextId, def);
-    const probe = new TraceKprobe(def, event.id, event.filter, this.deps.sink);
+    const event = existing ?? new TraceKprobeEvent(this.#nextId, def, this.deps.view.kprobes, this.deps.triggers);
+    const probe = new TraceKprobe(def, event.id, event.filter, this.deps.sink, event);
     try {
       probe.register(this.deps.view.kprobes, event.enabled);
     } catch (e) {

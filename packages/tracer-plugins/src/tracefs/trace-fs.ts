@@ -4,6 +4,10 @@ import { ErrorLog } from '../probe-events/error-log.js';
 import { MAX_BUFFER_SIZE_KB, TraceBuffer } from '../ring-buffer/trace-buffer.js';
 import { escapeControls } from '../trace-output/escape-control.js';
 import { TraceFormatter } from '../trace-output/trace-formatter.js';
+import { KERNEL_STACK_EVENT, TRACE_STACK } from '../triggers/kernel-stack-event.js';
+import { KernelStackWriter } from '../triggers/kernel-stack-writer.js';
+import { SnapshotBuffer, snapshotHelp } from '../triggers/snapshot-buffer.js';
+import type { TriggerContext } from '../triggers/trigger-context.js';
 import { machineTracerView } from '../view/machine-tracer-view.js';
 import type { MachineView } from '../view/machine-view.js';
 import { eventsNode } from './events-dir.js';
@@ -38,6 +42,7 @@ const ROOT_FILES = [
   'kprobe_profile',
   'per_cpu',
   'saved_cmdlines',
+  'snapshot',
   'trace',
   'trace_pipe',
   'tracing_on',
@@ -68,6 +73,8 @@ export class TraceFs {
   readonly buffer: TraceBuffer;
   readonly errorLog = new ErrorLog();
   readonly kprobeEvents: KprobeEvents;
+  /** The `snapshot` buffer that `echo 1 > snapshot` and `snapshot` triggers swap with the main one. */
+  readonly snapshot: SnapshotBuffer;
   /** What the tracefs, and through its `TracerHost` every tracer, sees of the machine. */
   readonly view: MachineView;
   readonly #formatter: TraceFormatter;
@@ -84,6 +91,26 @@ export class TraceFs {
       buffer: this.buffer,
       cmdlines: this.#cmdlines,
     };
+    const { symbols } = view;
+    const formatContext = {
+      // Module symbol names come from a loaded file: escaped like any guest text.
+      symbolize: (a: bigint) => (symbols.lookup(a) ? escapeControls(symbols.format(a)) : undefined),
+    };
+    this.snapshot = new SnapshotBuffer(this.buffer);
+    const triggers: TriggerContext = {
+      buffer: this.buffer,
+      snapshot: this.snapshot,
+      stack: new KernelStackWriter(view, this.buffer),
+      findEvent: (system, name) => {
+        const ev = this.kprobeEvents.event(system, name);
+        return ev && { group: ev.group, name: ev.name, file: ev.file, fields: ev.type.fields, triggers: ev.triggers };
+      },
+      errorLog: this.errorLog,
+      cmdlines: this.#cmdlines,
+      formatContext,
+      namedHists: new Map(),
+      now,
+    };
     this.kprobeEvents = new KprobeEvents({
       view,
       resolver: machineProbeResolver(view),
@@ -91,15 +118,12 @@ export class TraceFs {
       errorLog: this.errorLog,
       sink,
       now,
+      triggers,
     });
-    const { symbols } = view;
     this.#formatter = new TraceFormatter({
-      eventType: (id) => this.kprobeEvents.eventById(id)?.type,
+      eventType: (id) => (id === TRACE_STACK ? KERNEL_STACK_EVENT : this.kprobeEvents.eventById(id)?.type),
       comm: (pid) => this.#cmdlines.get(pid),
-      formatContext: {
-        // Module symbol names come from a loaded file: escaped like any guest text.
-        symbolize: (a) => (symbols.lookup(a) ? escapeControls(symbols.format(a)) : undefined),
-      },
+      formatContext,
     });
   }
 
@@ -196,6 +220,11 @@ export class TraceFs {
             if (!append) buf.reset();
           },
         );
+      case 'snapshot':
+        return streamFile(
+          () => this.#snapshotChunks(),
+          (t) => this.snapshot.write(parseUlong(t, 'snapshot')),
+        );
       case 'trace_pipe':
         // Non-blocking: an empty buffer reads as '' at once (the kernel's read blocks without O_NONBLOCK).
         return streamFile(() => this.#formatter.pipeChunks(buf));
@@ -236,6 +265,21 @@ export class TraceFs {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * `snapshot`: the snapshot buffer as `trace` prints the main one; while it holds nothing, the
+   * tracer line and the snapshot commands' help instead.
+   *
+   * @see kernel/trace/trace.c s_show() with iter->snapshot, print_snapshot_help()
+   */
+  *#snapshotChunks(): Generator<string, void, undefined> {
+    const snap = this.snapshot.buffer;
+    if (snap === undefined || snap.entries === 0) {
+      yield `# tracer: nop\n#\n${snapshotHelp(snap !== undefined)}`;
+      return;
+    }
+    yield* this.#formatter.traceChunks(snap);
   }
 
   /**

@@ -4,8 +4,11 @@ import type { EventFilter } from '../filter/event-filter.js';
 import type { ProbeDefinition } from '../probe-events/probe-definition.js';
 import { type ProbeHit, ProbeRecorder } from '../probe-events/probe-recorder.js';
 import { TraceFlag } from '../trace-output/lat-fmt.js';
+import type { TriggerHit } from '../triggers/event-trigger.js';
+import type { EventTriggers } from '../triggers/event-triggers.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { ProbeSink } from './probe-sink.js';
+import { EventFileFlag, type TraceEventFile } from './trace-event-file.js';
 
 /** Mutable hit header, reused for every hit of a probe. */
 interface HitScratch {
@@ -15,6 +18,15 @@ interface HitScratch {
   ip: bigint;
   retIp: bigint;
 }
+
+/** The event a probe belongs to, as its hits need it: the enable flags and the triggers. */
+export interface TriggerSite {
+  readonly file: TraceEventFile;
+  readonly triggers: EventTriggers;
+}
+
+/** Flags that send a hit through the trigger checks before anything else. */
+const TRIGGER_CHECK = EventFileFlag.TRIGGER_MODE | EventFileFlag.SOFT_DISABLED;
 
 /** How many `$argN` a return probe reads at entry (the highest index + 1). */
 function entryArgCount(def: ProbeDefinition): number {
@@ -47,6 +59,11 @@ export class TraceKprobe {
   readonly #nEntryArgs: number;
   /** One register's halves, reused by every entry handler. */
   readonly #halves = new Uint32Array(2);
+  /** The hit as triggers see it, made at the first hit that has triggers and reused. */
+  #triggerHit: TriggerHit | undefined;
+  /** Where a record is built for the triggers when the buffer takes none (the kernel's temp_buffer). */
+  #tempBuffer: Uint8Array = new Uint8Array(0);
+  #tempView: DataView = new DataView(this.#tempBuffer.buffer);
   #lastTask: unknown;
   #lastComm = '';
 
@@ -55,6 +72,7 @@ export class TraceKprobe {
     eventId: number,
     private readonly filter: EventFilter,
     private readonly sink: ProbeSink,
+    private readonly site?: TriggerSite,
   ) {
     this.#recorder = new ProbeRecorder(def, eventId);
     this.#nEntryArgs = entryArgCount(def);
@@ -154,15 +172,26 @@ export class TraceKprobe {
   }
 
   /**
-   * Step 1: fill the header from the current task. Step 2: measure the strings and reserve the record
-   * in this CPU's buffer at the CPU's virtual time. Step 3: evaluate the fetch args straight into the
-   * reservation. Step 4: commit it, or discard it if the event's filter rejects it.
+   * Step 1: with triggers but none needing the record, call them now; a soft-disabled event records
+   * nothing more. Step 2: fill the header from the current task. Step 3: measure the strings and
+   * reserve the record in this CPU's buffer at the CPU's virtual time (when the buffer takes none but a
+   * trigger needs the record, build it aside). Step 4: evaluate the fetch args straight into the
+   * reservation. Step 5: run the triggers that need the record; commit it, or discard it if the event is
+   * soft-disabled or its filter rejects it. Step 6: run the post triggers (`traceoff`, `stacktrace`).
    *
-   * @see kernel/trace/trace_kprobe.c __kprobe_trace_func(), trace_event_buffer_commit(), __trace_event_discard_commit()
+   * @see kernel/trace/trace_kprobe.c __kprobe_trace_func(), trace_trigger_soft_disabled(),
+   *   trace_event_buffer_commit(), __event_trigger_test_discard()
    */
   #commit(regs: PtRegs, entryArgs: Uint8Array | undefined): void {
     const { view, contexts, buffer, cmdlines } = this.sink;
-    if (!buffer.tracingOn) return;
+    const site = this.site;
+    const flags = site === undefined ? 0 : site.file.flags;
+    const cond = (flags & EventFileFlag.TRIGGER_COND) !== 0;
+    if (flags & TRIGGER_CHECK && !cond) {
+      if (flags & EventFileFlag.TRIGGER_MODE) site?.triggers.call(this.#aimHit(regs, undefined, undefined, 0));
+      if (flags & EventFileFlag.SOFT_DISABLED) return;
+    }
+    if (!buffer.tracingOn && !cond) return;
     const cpu = view.regs.smpProcessorId(regs);
     const task = view.tasks.current(cpu);
     const hit = this.#hit;
@@ -175,11 +204,62 @@ export class TraceKprobe {
     }
     const src = contexts[cpu].at(regs, entryArgs);
     const recorder = this.#recorder;
-    const ev = buffer.reserve(cpu, recorder.fixedSize + recorder.dataSize(src), view.clock.now(cpu));
-    if (ev === undefined) return;
-    recorder.store(src, hit as ProbeHit, ev.bytes, ev.view, ev.offset);
-    if (this.filter.match(ev.bytes, ev.offset)) buffer.commit(cpu);
-    else buffer.discard(cpu);
+    const size = recorder.fixedSize + recorder.dataSize(src);
+    const ev = buffer.reserve(cpu, size, view.clock.now(cpu));
+    if (ev === undefined && !cond) return;
+    if (ev !== undefined) recorder.store(src, hit as ProbeHit, ev.bytes, ev.view, ev.offset);
+    if (site === undefined || !cond) {
+      if (ev === undefined) return;
+      if (this.filter.match(ev.bytes, ev.offset)) buffer.commit(cpu);
+      else buffer.discard(cpu);
+      return;
+    }
+    let bytes: Uint8Array;
+    let dv: DataView;
+    let offset: number;
+    if (ev !== undefined) {
+      bytes = ev.bytes;
+      dv = ev.view;
+      offset = ev.offset;
+    } else {
+      if (this.#tempBuffer.length < size) {
+        this.#tempBuffer = new Uint8Array(Math.max(size, 2 * this.#tempBuffer.length));
+        this.#tempView = new DataView(this.#tempBuffer.buffer);
+      }
+      bytes = this.#tempBuffer;
+      dv = this.#tempView;
+      offset = 0;
+      recorder.store(src, hit as ProbeHit, bytes, dv, offset);
+    }
+    const thit = this.#aimHit(regs, bytes, dv, offset);
+    const tt = site.triggers.call(thit);
+    if (ev !== undefined) {
+      if (!(site.file.flags & EventFileFlag.SOFT_DISABLED) && this.filter.match(bytes, offset)) buffer.commit(cpu);
+      else buffer.discard(cpu);
+    }
+    if (tt !== 0) site.triggers.postCall(tt, thit);
+  }
+
+  /** Fills the reused trigger view of this hit. */
+  #aimHit(regs: PtRegs, rec: Uint8Array | undefined, dv: DataView | undefined, offset: number): TriggerHit {
+    const view = this.sink.view;
+    const cpu = view.regs.smpProcessorId(regs);
+    let t = this.#triggerHit;
+    if (t === undefined) {
+      t = { regs, probeAddr: 0n, cpu, pid: 0, flags: 0, preemptCount: 0, ts: 0, rec, view: dv, offset };
+      this.#triggerHit = t;
+    }
+    t.regs = regs;
+    t.probeAddr = this.kp.addr ?? 0n;
+    t.cpu = cpu;
+    t.pid = view.tasks.current(cpu)?.pid ?? 0;
+    t.flags = this.#hit.flags;
+    t.preemptCount = this.#hit.preemptCount;
+    t.ts = view.clock.now(cpu);
+    t.rec = rec;
+    t.view = dv;
+    t.offset = offset;
+    return t;
   }
 }
 
