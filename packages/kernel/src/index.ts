@@ -46,7 +46,7 @@ export {
   ModuleState,
   type ModuleStateValue,
 } from './modules/module-loader.js';
-export { LogLevel, type PrintkRecord } from './printk/printk-buffer.js';
+export { LogLevel, type PrintkRecord, type PrintkView } from './printk/printk-buffer.js';
 export {
   IMAGE_DIR,
   readImageFile,

@@ -11,7 +11,7 @@ import { KernelLayout } from '../mm/kernel-layout.js';
 import { KernelMemory } from '../mm/kernel-memory.js';
 import { defineModuleApiGates } from '../modules/module-api-gates.js';
 import { ModuleLoader } from '../modules/module-loader.js';
-import { PrintkBuffer } from '../printk/printk-buffer.js';
+import { PrintkBuffer, type PrintkView } from '../printk/printk-buffer.js';
 import { killCurrent } from '../sched/kill-current.js';
 import { Scheduler, type SchedulerState, type SchedulerView } from '../sched/scheduler.js';
 import type { Task } from '../sched/task.js';
@@ -86,7 +86,8 @@ export class Machine {
   readonly space = new AddressSpace();
   readonly kallsyms = new Kallsyms();
   /** The kernel log buffer (`dmesg`). */
-  readonly printk = new PrintkBuffer();
+  readonly printk: PrintkView;
+  private readonly printkBuffer = new PrintkBuffer();
   readonly cpus: readonly Cpu[];
   /** Live tasks and what runs on each CPU. */
   readonly sched: SchedulerView;
@@ -157,7 +158,8 @@ export class Machine {
     // Step 1: the parts everything else reports through: clocks, events, panic, the CPU runner.
     const clocks = new CpuClocks(cpus);
     this.clocks = clocks;
-    const events = new MachineEvents(cpus, clocks, this.printk);
+    this.printk = this.printkBuffer;
+    const events = new MachineEvents(cpus, clocks, this.printkBuffer);
     this.events = events;
     this.consoleHistory = new AppendOnlyHistory(events.console);
     const panic = new KernelPanic(events, clocks, options.panicOnOops ?? false);
@@ -442,7 +444,7 @@ export class Machine {
       ['kallsyms', part(this.kallsyms)],
       ['hostCalls', part(this.hostCalls)],
       ['modules', part(this.modules)],
-      ['printk', part(this.printk)],
+      ['printk', part(this.printkBuffer)],
       ['traps', part(this.traps)],
       ['sched', part<SchedulerState>(this.scheduler)],
     ]);

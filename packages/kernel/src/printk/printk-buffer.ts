@@ -41,6 +41,9 @@ export interface PrintkBufferState {
  *
  * @see kernel/printk/printk.c vprintk_store(), log_store()
  */
+/** The log buffer as a machine's users read it (`dmesg`); the kernel alone stores into it. */
+export type PrintkView = Pick<PrintkBuffer, 'records' | 'dmesg'>;
+
 export class PrintkBuffer {
   private readonly lines: PrintkRecord[] = [];
   private bytes = 0;
