@@ -12,7 +12,19 @@ export { Errno, type ErrnoName, errnoSubset, strerror } from './errno.js';
 export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
 export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation } from './kallsyms/kallsyms.js';
 export { KernelError, type KernelErrorCode } from './kernel-error.js';
+export { MAX_CPUS, MAX_MODULE_BYTES, MAX_QUANTUM } from './log/kernel-log-schemas.js';
 export { decodeLog, encodeLogLine, LOG_MAGIC, LOG_VERSION, type LogEntry, logHeaderLine } from './log/log-codec.js';
+export {
+  arrayOf,
+  boolean,
+  checkEntry,
+  type EntrySchema,
+  type FieldRule,
+  integer,
+  text,
+} from './log/log-schema.js';
+export type { LogSink } from './log/log-sink.js';
+export { type LogEnd, type ValidLog, validateLog } from './log/validate-log.js';
 export { ARG_MAX, checkExecArgs } from './machine/check-exec-args.js';
 export { GuestCallError, type GuestCallOptions } from './machine/guest-caller.js';
 export {
@@ -59,6 +71,7 @@ export type { Task, TaskState } from './sched/task.js';
 export {
   DEFAULT_SNAPSHOT_EVERY_NS,
   type InputHandler,
+  incompleteLogMessage,
   type RunConfig,
   type SeekStats,
   Session,

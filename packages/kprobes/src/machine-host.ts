@@ -32,8 +32,8 @@ export function machineHost(m: Machine): KprobesHost {
     registerSnapshotProvider: (name, provider) => {
       kernel.registerSnapshotProvider(name, provider);
     },
-    onRoundBoundary: (fn) => {
-      kernel.onRoundBoundary(fn);
+    onRoundBoundary: (fn, idle) => {
+      kernel.onRoundBoundary(fn, idle);
     },
   };
   return Object.freeze(host);

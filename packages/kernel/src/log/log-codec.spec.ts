@@ -3,6 +3,8 @@ import { crc32 } from './crc32.js';
 import { decodeLog, encodeLogLine, logHeaderLine } from './log-codec.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
+/** A log line around a JSON text as written (possibly one the encoder would never write). */
+const crcLine = (json: string) => `${crc32(enc(json)).toString(16).padStart(8, '0')} ${json}\n`;
 
 describe(crc32, () => {
   it('should match the IEEE CRC-32 check value', () => {
@@ -26,7 +28,9 @@ describe(decodeLog, () => {
 
   it('should reject a foreign file', () => {
     expect(() => decodeLog(enc('hello\n'), 'x.log')).toThrow("x.log: not an int3 log (no 'INT3LOG' header)");
-    expect(() => decodeLog(new Uint8Array([0xff, 0xfe, 0x00]), 'x.log')).toThrow(/not UTF-8/);
+    expect(() => decodeLog(new Uint8Array([0xff, 0xfe, 0x00]), 'x.log')).toThrow(/no 'INT3LOG' header/);
+    const badLine = new Uint8Array([...enc(logHeaderLine()), 0xff, 0xfe, 0x0a]);
+    expect(() => decodeLog(badLine, 'x.log')).toThrow('x.log: corrupt log: entry 0 (line 2): not UTF-8 text');
   });
 
   it('should reject another format version', () => {
@@ -35,7 +39,31 @@ describe(decodeLog, () => {
 
   it('should reject a flipped byte with the line number', () => {
     const text = good().replace('motd', 'motD');
-    expect(() => decodeLog(enc(text), 'run.int3log')).toThrow(/run.int3log: line 3: corrupt \(checksum/);
+    expect(() => decodeLog(enc(text), 'run.int3log')).toThrow(/run.int3log: corrupt log: entry 1 \(line 3\): checksum/);
+  });
+
+  it('should read the header exactly as the format says: INT3LOG, one space, the version in decimal', () => {
+    for (const header of ['INT3LOG 0x2', 'INT3LOG 2e0', 'INT3LOG  2', 'INT3LOG 2\r', 'INT3LOG 02', 'INT3LOG 2 ']) {
+      expect(() => decodeLog(enc(`${header}\n`), 'x.log'), header).toThrow(/x.log: not an int3 log \(header /);
+    }
+    expect(() => decodeLog(enc('INT3LOG 1\n'), 'x.log')).toThrow(
+      'x.log: log format version 1 is not supported (this int3 reads version 2; record the run again)',
+    );
+    expect(decodeLog(enc('INT3LOG 2\n'), 'x.log')).toEqual([]);
+  });
+
+  it('should report JSON nested too deeply for the parser as too deeply nested, not invalid', () => {
+    const deep = `{"type":"x","a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect(() => decodeLog(enc(logHeaderLine() + crcLine('{"type":"config"}') + crcLine(deep)), 'x.log')).toThrow(
+      'x.log: corrupt log: entry 1 (line 3): too deeply nested (over 32 levels)',
+    );
+  });
+
+  it('should refuse a $big that is no 64-bit hex value', () => {
+    const bad = '{"type":"config","a":{"$big":"zz"}}';
+    expect(() => decodeLog(enc(logHeaderLine() + crcLine(bad)), 'x.log')).toThrow(
+      `x.log: corrupt log: entry 0 (line 2): '$big' "zz" is not a 64-bit hex value`,
+    );
   });
 
   it('should reject a truncated file', () => {

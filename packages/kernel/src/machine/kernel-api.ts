@@ -96,10 +96,11 @@ export interface KernelApi {
   oops(cpu: number, reason: string): void;
   /**
    * Calls `fn` at every round boundary (every CPU ran its slice since the last): where work that waits
-   * for all CPUs runs (`text_poke_sync()`). Returns the unregister handle.
+   * for all CPUs runs (`text_poke_sync()`). `idle`, when given, tells whether the hook has nothing to do
+   * while every CPU idles (then idle time is skipped in one step). Returns the unregister handle.
    * @see kernel/workqueue.c
    */
-  onRoundBoundary(fn: () => void): () => void;
+  onRoundBoundary(fn: () => void, idle?: () => boolean): () => void;
   /** Adds a subsystem's state to every later machine snapshot; returns the unregister handle. */
   registerSnapshotProvider(name: string, provider: SnapshotProvider): () => void;
 }

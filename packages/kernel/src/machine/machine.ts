@@ -284,7 +284,7 @@ export class Machine {
       log: (cpu: number, level: number, text: string) => events.log(cpu, level, text),
       oops: (cpu: number, reason: string) =>
         traps.oops(cpu, { vector: ExceptionVector.InvalidOpcode, errorCode: 0, reason }, guest.active),
-      onRoundBoundary: (fn: () => void) => this.loop.onRoundBoundary(fn),
+      onRoundBoundary: (fn: () => void, idle?: () => boolean) => this.loop.onRoundBoundary(fn, idle),
       registerSnapshotProvider: (name: string, p: SnapshotProvider) => this.snapshotter.register(name, p),
     });
     this.traps$ = events.traps$;

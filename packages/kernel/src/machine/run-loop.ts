@@ -87,6 +87,8 @@ export class RunLoop {
   private resumeCpu: number | undefined;
   private running = false;
   private readonly boundaryHooks: (() => void)[] = [];
+  /** For each boundary hook: true when it has nothing to do while every CPU idles (absent: never). */
+  private readonly hookIdle = new Map<() => void, () => boolean>();
 
   constructor(private readonly m: RunLoopHost) {
     const n = m.cpus.length;
@@ -115,6 +117,9 @@ export class RunLoop {
           }
           // Idle until a wake-up, or (asked to run until a time) tick by tick to the deadline, so the
           // round-boundary work (delayed work such as kprobes' optimizer) runs while the CPUs idle.
+          // With no such work pending, the ticks up to the last one are skipped at once.
+          if (wake === undefined && options.until === undefined && this.hooksIdle())
+            this.skipIdleTicks(options.deadlineNs!);
           this.fastForward(wake ?? Math.min(options.deadlineNs!, m.clocks.clock(0) + TICK_NS));
         }
       }
@@ -145,13 +150,50 @@ export class RunLoop {
     return false;
   }
 
-  /** Calls `fn` at every round boundary, in registration order; returns the unregister handle. */
-  onRoundBoundary(fn: () => void): () => void {
+  /**
+   * Calls `fn` at every round boundary, in registration order; returns the unregister handle. `idle`,
+   * when given, tells whether the hook has nothing to do while every CPU idles (then idle time up to a
+   * deadline is skipped in one step).
+   */
+  onRoundBoundary(fn: () => void, idle?: () => boolean): () => void {
     this.boundaryHooks.push(fn);
+    if (idle) this.hookIdle.set(fn, idle);
     return () => {
       const i = this.boundaryHooks.indexOf(fn);
       if (i >= 0) this.boundaryHooks.splice(i, 1);
+      this.hookIdle.delete(fn);
     };
+  }
+
+  /** True when no boundary hook has work while the CPUs idle. */
+  private hooksIdle(): boolean {
+    for (const fn of this.boundaryHooks) if (!this.hookIdle.get(fn)?.()) return false;
+    return true;
+  }
+
+  /**
+   * Passes idle time up to `deadline` as the tick-by-tick idle loop of {@link run} would, in one step:
+   * that loop advances every CPU by `s` = (⌊TICK_NS / q⌋ + 1)·q per round while more than a tick is
+   * left (q: a quantum of virtual time), and nothing else changes while no task runs and no hook has
+   * work. The last, shorter step is left to the loop. Clocks, ticks and hashes are those of the loop.
+   */
+  private skipIdleTicks(deadline: number): void {
+    const q = this.m.quantum * NS_PER_INSTRUCTION;
+    const step = (Math.floor(TICK_NS / q) + 1) * q;
+    const left = deadline - this.m.clocks.clock(0);
+    const steps = Math.ceil((left - TICK_NS) / step);
+    if (!(steps > 0)) return;
+    for (let c = 0; c < this.offsetNs.length; c++) {
+      this.offsetNs[c] += steps * step;
+      this.catchUpTick(c);
+    }
+  }
+
+  /** Moves `cpu`'s next tick past its clock: the first tick after now (ticks that passed idle are lost). */
+  private catchUpTick(cpu: number): void {
+    const now = this.m.clocks.clock(cpu);
+    if (this.nextTick[cpu] <= now)
+      this.nextTick[cpu] += (Math.floor((now - this.nextTick[cpu]) / TICK_NS) + 1) * TICK_NS;
   }
 
   /** True while a round runs. */
@@ -221,7 +263,7 @@ export class RunLoop {
     }
     // The timer tick: time slices end at a tick; the switch waits until the task is in user mode.
     if (m.clocks.clock(cpu) >= this.nextTick[cpu]) {
-      while (this.nextTick[cpu] <= m.clocks.clock(cpu)) this.nextTick[cpu] += TICK_NS;
+      this.catchUpTick(cpu);
       if (m.sched.runQueues.length(cpu) > 0) m.sched.needResched[cpu] = true;
     }
     if (m.sched.needResched[cpu] && m.sched.current[cpu] && c.cpl === 3) m.sched.switchOut(cpu);

@@ -16,6 +16,7 @@ function record(cpus = 2): Session {
   ]);
   s.runWorkloads([['fault'], ['dd', '2']]);
   s.close();
+  s.end();
   return s;
 }
 
@@ -59,7 +60,7 @@ describe(Session, () => {
     entries[i] = { ...entries[i], hash: '0'.repeat(64) };
     const tampered = logHeaderLine() + entries.map(encodeLogLine).join('');
     expect(() => Session.replay(enc(tampered), 'r.int3log', base)).toThrow(
-      'r.int3log: replay diverged at input #0 (state hash differs)',
+      `r.int3log: replay diverged at entry ${i} (line ${i + 2}): the state hash differs`,
     );
   });
 

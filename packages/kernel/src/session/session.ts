@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import { KernelError } from '../kernel-error.js';
+import { MAX_CPUS, MAX_QUANTUM } from '../log/kernel-log-schemas.js';
 import { decodeLog, encodeLogLine, type LogEntry, logHeaderLine } from '../log/log-codec.js';
+import type { EntrySchema } from '../log/log-schema.js';
+import type { LogSink } from '../log/log-sink.js';
+import { type LogEnd, type ValidLog, validateLog } from '../log/validate-log.js';
 import { Machine, type RunOutcome } from '../machine/machine.js';
 import type { Task } from '../sched/task.js';
 import {
@@ -42,6 +46,11 @@ export interface SessionOptions {
   readonly snapshotEveryNs?: number;
   /** Most snapshots kept, however long the session runs (default {@link DEFAULT_MAX_SNAPSHOTS}). */
   readonly maxSnapshots?: number;
+  /**
+   * Where the log is written as it grows (header first, then each entry as it is journaled), so a long
+   * run never holds its log as one string. {@link Session.text} still gives the whole log.
+   */
+  readonly sink?: LogSink;
 }
 
 /** Default least interval of a session's snapshots: 1 ms of virtual time (a million instructions). */
@@ -104,6 +113,14 @@ export class Session {
   /** First entry a seek's re-run produced differently from the log. */
   private divergedAt: number | undefined;
   private closed = false;
+  /** Entries {@link verifyReplayed} compared with the recorded log. */
+  private verified = 0;
+  private readonly schemas = new Map<string, EntrySchema>();
+  /** State of other packages that decides what is printed (probe definitions, filters): in every hash. */
+  private readonly hashed: [string, () => string][] = [];
+  private readonly sink: LogSink | undefined;
+  /** Set once the end record is journaled: no input follows it. */
+  private ended: LogEnd | undefined;
   /** Tasks started by `input:spawn`, in order. */
   readonly spawned: Task[] = [];
   /** Outcome of the last `input:run`. */
@@ -115,18 +132,28 @@ export class Session {
     options: SessionOptions,
     private readonly programs: (name: string) => Uint8Array | undefined,
   ) {
+    const cpus = options.cpus ?? 2;
+    const quantum = options.quantum ?? 10_000;
+    if (!Number.isInteger(cpus) || cpus < 1 || cpus > MAX_CPUS) {
+      throw new KernelError('EINVAL', `cpus must be an integer from 1 to ${MAX_CPUS}, not ${cpus}`);
+    }
+    if (!Number.isInteger(quantum) || quantum < 1 || quantum > MAX_QUANTUM) {
+      throw new KernelError('EINVAL', `quantum must be an integer from 1 to ${MAX_QUANTUM}, not ${quantum}`);
+    }
     this.config = Object.freeze({
       type: 'config',
       image: options.imageName,
       imageSha256: sha256(options.image),
-      cpus: options.cpus ?? 2,
-      quantum: options.quantum ?? 10_000,
+      cpus,
+      quantum,
       panicOnOops: options.panicOnOops ?? false,
     });
     this.snapshots = new SnapshotTimeline(
       options.snapshotEveryNs ?? DEFAULT_SNAPSHOT_EVERY_NS,
       options.maxSnapshots ?? DEFAULT_MAX_SNAPSHOTS,
     );
+    this.sink = options.sink;
+    this.sink?.write(logHeaderLine());
     this.produce(this.config);
     this.machine = Machine.boot({
       image: options.image,
@@ -178,9 +205,35 @@ export class Session {
     return new Session(options, options.programs);
   }
 
-  /** Registers how inputs of `type` are applied (e.g. `input:kprobe_events` by the tracer). */
-  handle(type: string, handler: InputHandler): void {
+  /**
+   * Registers how inputs of `type` are applied (e.g. `input:tracefs-write` by the tracer), and the
+   * schema a replay checks their fields against (event-log.md §2).
+   */
+  handle(type: string, handler: InputHandler, schema?: EntrySchema): void {
     this.handlers.set(type, handler);
+    if (schema) this.schemas.set(type, schema);
+  }
+
+  /**
+   * Adds state of another package to every checkpoint's hash: what decides the printed output but is
+   * not machine state (probe definitions, filters, triggers). `describe` returns it as text.
+   */
+  hashAlso(name: string, describe: () => string): void {
+    this.hashed.push([name, describe]);
+  }
+
+  /**
+   * Journals the end record (event-log.md §2): the entries and inputs before it and the final state
+   * hash; `stop` says whether the recording ran to its end or a signal stopped it. No input follows.
+   */
+  end(stop: LogEnd['stop'] = 'complete'): void {
+    if (this.ended) return;
+    if (this.cursor !== this.entries.length || this.interrupted) {
+      throw new KernelError('EBUSY', 'end(): the machine is in the past after seek()');
+    }
+    const end: LogEnd = { type: 'end', entries: this.entries.length, inputs: this.inputs, hash: this.hash(), stop };
+    this.produce(end);
+    this.ended = end;
   }
 
   /**
@@ -190,6 +243,7 @@ export class Session {
    */
   apply(input: LogEntry): void {
     if (!this.handlers.has(input.type)) throw new KernelError('BAD_LOG', `no handler for input type '${input.type}'`);
+    if (this.ended) throw new KernelError('EBUSY', 'the log has ended: no input follows its end record');
     if (this.cursor !== this.entries.length || this.interrupted) {
       throw new KernelError(
         'EBUSY',
@@ -282,10 +336,21 @@ export class Session {
   }
 
   /**
+   * Decodes and checks a log file (event-log.md §1-§2): every entry against its schema (the kernel's,
+   * and `schemas` for inputs of other packages) and the rules of the log. Throws on a corrupt log; an
+   * incomplete one (no end record) is returned with `end` undefined.
+   */
+  static readLog(log: Uint8Array, logName: string, schemas?: ReadonlyMap<string, EntrySchema>): ValidLog {
+    return validateLog(decodeLog(log, logName), logName, schemas);
+  }
+
+  /**
    * Replays a recorded log: boots a machine with the recorded configuration (the image must be the one
    * recorded, checked by SHA-256), lets `before` add inputs of its own at time zero (retroactive probes),
-   * then applies every recorded input in order. With `verify`, every checkpoint's state hash must match
-   * the recorded one — a divergence is an error naming the input.
+   * then applies every recorded input in order. With `verify` (and no inputs added by `before`), every
+   * entry the replay journals must be the recorded one — checkpoints and their state hashes, caused
+   * events, the end record — and a difference is an error naming the entry. An incomplete log (no end
+   * record) is refused unless `allowIncomplete`; it then replays up to its last checkpoint.
    */
   static replay(
     log: Uint8Array,
@@ -293,17 +358,22 @@ export class Session {
     options: Omit<SessionOptions, 'cpus' | 'quantum' | 'panicOnOops'> & {
       readonly verify?: boolean;
       readonly handlers?: ReadonlyMap<string, InputHandler>;
+      /** Schemas of the inputs `handlers` apply. */
+      readonly schemas?: ReadonlyMap<string, EntrySchema>;
       readonly before?: (session: Session) => void;
       /**
        * Stop at the first stop point after entry `n` of the replaying session's own log (the recorded
        * log's numbering when `before` adds no inputs), as {@link seek} does: for inspection.
        */
       readonly stopAfterEntry?: number;
+      /** Replay a log without its end record, up to its last whole input. */
+      readonly allowIncomplete?: boolean;
     },
   ): Session {
-    const entries = decodeLog(log, logName);
+    const valid = Session.readLog(log, logName, options.schemas);
+    const entries = valid.entries;
+    if (!valid.end && !options.allowIncomplete) throw new KernelError('BAD_LOG', incompleteLogMessage(valid, logName));
     const config = entries[0];
-    if (config?.type !== 'config') throw new KernelError('BAD_LOG', `${logName}: corrupt (no config entry first)`);
     if (config.imageSha256 !== sha256(options.image)) {
       throw new KernelError(
         'BAD_LOG',
@@ -325,12 +395,21 @@ export class Session {
     const verify = options.verify ?? true;
     const stopAt = options.stopAfterEntry;
     if (stopAt !== undefined) session.stop = () => session.cursor > stopAt;
-    for (const e of entries) {
+    let stopped = false;
+    for (let n = 0; n < valid.replayable; n++) {
+      const e = entries[n];
       if (e.type.startsWith('input:')) {
-        if (session.stop?.()) break;
+        if (session.stop?.()) {
+          stopped = true;
+          break;
+        }
         session.apply(e);
-        if (session.interrupted) break;
-      } else if (e.type === 'checkpoint' && verify) {
+        if (session.interrupted) {
+          stopped = true;
+          break;
+        }
+        if (verify && offset === 0) session.verifyReplayed(entries, logName);
+      } else if (e.type === 'checkpoint' && verify && offset > 0) {
         const ours = session.entries.findLast((x) => x.type === 'checkpoint') as Checkpoint | undefined;
         const theirs = e as Checkpoint;
         if (!ours || ours.input !== theirs.input + offset || ours.hash !== theirs.hash) {
@@ -341,8 +420,37 @@ export class Session {
         }
       }
     }
+    if (!stopped && valid.end) {
+      if (verify && session.hash() !== valid.end.hash) {
+        throw new KernelError('BAD_LOG', `${logName}: replay diverged at the end record (final state hash differs)`);
+      }
+      if (offset === 0) session.end(valid.end.stop);
+    }
     session.stop = undefined;
     return session;
+  }
+
+  /**
+   * Checks that the entries this replaying session journaled since the last check are the recorded
+   * ones, in order (a session whose `before` added no inputs numbers its entries as the recording
+   * did). A difference is an error naming the first differing entry.
+   */
+  verifyReplayed(recorded: readonly LogEntry[], logName: string): void {
+    for (; this.verified < this.cursor; this.verified++) {
+      const n = this.verified;
+      const theirs = recorded[n];
+      const ours = this.entries[n];
+      if (theirs !== undefined && encodeLogLine(theirs) === encodeLogLine(ours)) continue;
+      const what =
+        theirs === undefined
+          ? `the replay goes on past the log's last entry with ${ours.type}`
+          : ours.type === 'checkpoint' && theirs.type === 'checkpoint'
+            ? 'the state hash differs'
+            : theirs.type === ours.type
+              ? `the recorded ${theirs.type} differs from the replayed one`
+              : `recorded ${theirs.type}, replayed ${ours.type}`;
+      throw new KernelError('BAD_LOG', `${logName}: replay diverged at entry ${n} (line ${n + 2}): ${what}`);
+    }
   }
 
   /** Journals an entry, or, while a seek re-runs the past, checks it against the one in the log. */
@@ -352,6 +460,7 @@ export class Session {
       if (!same && this.divergedAt === undefined) this.divergedAt = this.cursor;
     } else {
       this.entries.push(entry);
+      this.sink?.write(encodeLogLine(entry));
     }
     this.cursor++;
   }
@@ -431,7 +540,7 @@ export class Session {
       type: 'checkpoint',
       input,
       clocks: m.cpus.map((_, c) => m.clock(c)),
-      hash: stateHash(m),
+      hash: this.hash(),
     };
   }
 
@@ -442,9 +551,24 @@ export class Session {
     return untilAllExited(pids.map((pid) => byPid.get(pid)));
   }
 
+  /** The state hash of the machine, with what {@link hashAlso} added. */
+  hash(): string {
+    const machine = stateHash(this.machine);
+    if (this.hashed.length === 0) return machine;
+    const h = createHash('sha256').update(machine);
+    for (const [name, describe] of this.hashed) h.update(`\n${name}\0${describe()}`);
+    return h.digest('hex');
+  }
+
   private withProgramDigest(input: LogEntry): LogEntry {
     const argv = input.argv as string[];
     const bytes = this.programs(argv[0] ?? '');
     return bytes && input.sha256 === undefined ? { ...input, sha256: sha256(bytes) } : input;
   }
+}
+
+/** Says a log is incomplete, and where the part that replays ends. */
+export function incompleteLogMessage(log: ValidLog, logName: string): string {
+  const last = log.replayable - 1;
+  return `${logName}: incomplete log: it has no end record (the recording was cut off); its ${log.inputs} whole input${log.inputs === 1 ? '' : 's'} end${log.inputs === 1 ? 's' : ''} at entry ${last} of ${log.entries.length}`;
 }

@@ -67,6 +67,9 @@ export interface KprobesHost {
   percpuAlloc(size: number): number;
   registerDieNotifier(name: string, priority: number, fn: (args: DieArgs<PtRegs>) => NotifyResultValue): void;
   registerSnapshotProvider(name: string, provider: SnapshotProvider): void;
-  /** Runs `fn` at every round boundary (between two CPUs' time slices). */
-  onRoundBoundary(fn: () => void): void;
+  /**
+   * Runs `fn` at every round boundary (between two CPUs' time slices). `idle` tells when `fn` has
+   * nothing to do while every CPU idles, so idle time can pass in one step.
+   */
+  onRoundBoundary(fn: () => void, idle?: () => boolean): void;
 }

@@ -49,7 +49,10 @@ export class KprobeOptimizer {
     private readonly arch: KprobesArch,
   ) {
     this.refusals = new OptimizeRefusals(k, arch);
-    host.onRoundBoundary(() => this.onRoundBoundary());
+    host.onRoundBoundary(
+      () => this.onRoundBoundary(),
+      () => this.phases.size === 0 && this.due === undefined && this.arch.pendingFrees === 0,
+    );
   }
 
   /**
