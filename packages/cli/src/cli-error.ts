@@ -19,13 +19,15 @@ export class CliError extends Error {
     readonly command?: string,
     /** Lines printed after the message (e.g. the kernel's error_log with its caret), without a final newline. */
     readonly detail?: string,
+    /** The exit status of an interrupted run: 128 + the signal's number (130 when not given). */
+    readonly exitStatus?: number,
   ) {
     super(message);
     this.name = 'CliError';
   }
 
-  /** 2 for a usage error, 1 for a failed run, 130 for an interrupted one. */
-  get exitCode(): 1 | 2 | 130 {
-    return this.kind === 'usage' ? 2 : this.kind === 'interrupted' ? 130 : 1;
+  /** 2 for a usage error, 1 for a failed run, 128 + the signal for an interrupted one (130, 143, 129). */
+  get exitCode(): number {
+    return this.kind === 'usage' ? 2 : this.kind === 'interrupted' ? (this.exitStatus ?? 130) : 1;
   }
 }

@@ -171,7 +171,7 @@ describe('Ctrl-C', () => {
     const replayed = int3(['replay', log]);
     expect(replayed.status).toBe(0);
     expect(replayed.stdout).toBe(r.stdout);
-    expect(replayed.stderr).toBe('int3: the recorded run was interrupted before its workloads exited\n');
+    expect(replayed.stderr).toBe('int3: the recorded run was interrupted by SIGINT before its workloads exited\n');
     expect(int3(['replay', '--quiet', log]).stderr).toBe('');
   });
 });

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ElfError, type ElfFile, parseElf, SymbolTable, sampleElfUrl } from '@int3/cpu';
 import { CliError } from '../cli-error.js';
+import { readBoundedFile } from '../runtime/read-bounded-file.js';
+import { MAX_IMAGE_BYTES } from '../tracing/traced-session.js';
 
 /** A parsed, linked image with its symbols. */
 export interface GuestImage {
@@ -17,14 +18,12 @@ export interface GuestImage {
  */
 export function loadImage(path: string | undefined, command: string): GuestImage {
   const file = path ?? fileURLToPath(sampleElfUrl());
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    const what = path === undefined ? 'sample image' : 'image';
-    throw new CliError('usage', `cannot read ${what} '${file}': ${reason}`, command);
-  }
+  const what = path === undefined ? 'sample image' : 'image';
+  const bytes = readBoundedFile(
+    file,
+    MAX_IMAGE_BYTES,
+    (reason) => new CliError('usage', `cannot read ${what} '${file}': ${reason}`, command),
+  );
   try {
     const elf = parseElf(bytes, file);
     if (elf.type !== 'exec') {

@@ -1,10 +1,12 @@
+import type { LogSink } from '@int3/kernel';
 import type { Command } from 'commander';
+import { AtomicOutput } from '../runtime/atomic-output.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import type { TraceOptions } from '../tracing/trace-plan.js';
 import { STDOUT_PATH, stdoutSink } from '../tracing/trace-sink.js';
 import { writeOut } from '../write-out.js';
-import { printTrace, traceRun, writeFile } from './trace-command.js';
+import { printTrace, traceRun } from './trace-command.js';
 
 const EXAMPLE = `
 Example:
@@ -13,7 +15,8 @@ Example:
   $ int3 replay run.int3log -e 'r:ret do_sys_open $retval'   # probes added after the fact
   $ int3 replay run.int3log --at 12                  # registers, task and code at event 12 (the #BP)
 
-Ctrl-C stops the run; the log written holds the run up to there and replays as such (exit 130).`;
+Ctrl-C (SIGINT), SIGTERM or SIGHUP stops the run at the next slice; the log written holds the run up
+to there, ends with an end record naming the signal, and replays as such (exit 130, 143 or 129).`;
 
 /**
  * Registers `int3 record -o <log> [trace options]`: runs exactly as `int3 trace` (same output) and
@@ -34,10 +37,25 @@ export function registerRecordCommand(program: Command): void {
       const sink = logToStdout
         ? () => stdoutSink(environmentOf(cmd).writeErr)
         : () => stdoutSink((s) => writeOut(cmd, s));
-      const result = await traceRun(cmd, { ...options, workload, output: undefined }, 'record', sink, !logToStdout);
-      if (logToStdout) writeOut(cmd, result.traced.session.text());
-      else writeFile(options.output, result.traced.session.text());
-      printTrace(cmd, result, !logToStdout && result.format === 'text');
-      if (result.failure) throw result.failure;
+      // The log is written as the run goes (never held as one string): to stdout, or to a temporary
+      // file beside the target, opened (so checked) before the run and renamed at its end.
+      const file = logToStdout ? undefined : AtomicOutput.open(options.output, 'record');
+      const log: LogSink = file ?? { write: (s) => writeOut(cmd, s) };
+      try {
+        const result = await traceRun(
+          cmd,
+          { ...options, workload, output: undefined },
+          'record',
+          sink,
+          !logToStdout,
+          log,
+        );
+        result.traced.session.end(result.stop ?? 'complete');
+        file?.commit();
+        printTrace(cmd, result, !logToStdout && result.format === 'text');
+        if (result.failure) throw result.failure;
+      } finally {
+        file?.abort();
+      }
     });
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { decodeLog, KernelError, type LogEntry } from '@int3/kernel';
+import { incompleteLogMessage, KernelError, Session, type ValidLog } from '@int3/kernel';
 import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -10,6 +9,7 @@ import { environmentOf } from '../runtime/cli-environment.js';
 import { escapeControls } from '../runtime/escape-controls.js';
 import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
+import { readBoundedFile } from '../runtime/read-bounded-file.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { bpftraceStreams, startBpftrace } from '../tracing/bpftrace-run.js';
@@ -25,6 +25,7 @@ import {
   type KernelImageFile,
   readKernelImage,
   replayTracedSession,
+  TRACER_INPUT_SCHEMAS,
   type TracedSession,
 } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
@@ -53,7 +54,11 @@ interface ReplayOptions extends TraceOptions {
   readonly image?: string;
   readonly at?: string;
   readonly bpftrace?: string;
+  readonly allowIncomplete?: boolean;
 }
+
+/** The largest log `replay` reads. */
+export const MAX_LOG_BYTES = 2 ** 31 - 1;
 
 /**
  * Registers `int3 replay <log> [-e <def>…] [--filter e=expr]… [--trigger e=cmd]… [--format text|json|chrome]
@@ -66,6 +71,7 @@ export function registerReplayCommand(program: Command): void {
     .argument('<log>', 'an event log written by int3 record')
     .addOption(CommonOptions.image('the kernel image the log was recorded with (default: the sample kernel)'))
     .option('--at <event#>', 'stop right after this event of the log and show registers, task and code')
+    .option('--allow-incomplete', 'replay a log without its end record (cut off) up to its last whole input')
     .option(
       '--bpftrace <program>',
       "run a bpftrace program over the recorded run, retroactively: its output is the live run's (int3 bpftrace)",
@@ -83,6 +89,12 @@ export function registerReplayCommand(program: Command): void {
           'replay',
         );
       }
+      const valid = checkedLog(log, logPath, options.allowIncomplete === true);
+      if (!valid.end) {
+        environmentOf(cmd).writeErr(
+          `int3: ${incompleteLogMessage(valid, logPath)}: replaying up to there (--allow-incomplete)\n`,
+        );
+      }
       if (options.at !== undefined) {
         const g = globalOptions(cmd);
         const added =
@@ -97,10 +109,9 @@ export function registerReplayCommand(program: Command): void {
             'replay',
           );
         }
-        writeOut(cmd, replayAt(log, logPath, image, options.at));
+        writeOut(cmd, replayAt(log, logPath, image, options.at, valid));
         return;
       }
-      const entries = decodeEntries(log, logPath);
       const globals = globalOptions(cmd);
       const extra =
         plan.definitions.length > 0 ||
@@ -111,7 +122,9 @@ export function registerReplayCommand(program: Command): void {
         options.bpftrace !== undefined;
       // Step 1: boot from the log's config, stopped before its first input (no log is written: the
       // events the inputs cause are not journaled).
-      const c = createCliContainer(cmd, () => replayTracedSession(log, logPath, image, -1, { recordEvents: false }));
+      const c = createCliContainer(cmd, () =>
+        replayTracedSession(log, logPath, image, -1, { recordEvents: false, allowIncomplete: true }),
+      );
       const traced = c.get<TracedSession>(CliTokens.TracedSession);
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
       const terminal = c.get<Terminal>(CliTokens.Terminal);
@@ -137,7 +150,7 @@ export function registerReplayCommand(program: Command): void {
       let failure: CliError | undefined;
       let timedOut = false;
       try {
-        stopped = await replayRecordedInputs(traced, entries, logPath, {
+        stopped = await replayRecordedInputs(traced, valid, logPath, {
           verify: !extra,
           interrupt: c.get<Interrupt>(CliTokens.Interrupt),
           terminal,
@@ -165,8 +178,10 @@ export function registerReplayCommand(program: Command): void {
           if (stopped) checkOutcome(stopped);
           const outcome = traced.session.lastRun;
           // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
-          if (outcome?.reason === 'time') terminal.note('the recorded run was interrupted before its workloads exited');
-          else if (outcome) checkOutcome(outcome);
+          if (outcome?.reason === 'time') {
+            const by = valid.end && valid.end.stop !== 'complete' ? ` by ${valid.end.stop}` : '';
+            terminal.note(`the recorded run was interrupted${by} before its workloads exited`);
+          } else if (outcome) checkOutcome(outcome);
         } catch (error) {
           if (!(error instanceof CliError)) throw error;
           failure = error;
@@ -178,31 +193,38 @@ export function registerReplayCommand(program: Command): void {
 }
 
 function readLog(logPath: string): Uint8Array {
-  try {
-    return new Uint8Array(readFileSync(logPath));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      'usage',
-      `cannot read log '${logPath}': ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      'replay',
-    );
-  }
+  return readBoundedFile(
+    logPath,
+    MAX_LOG_BYTES,
+    (reason) => new CliError('usage', `cannot read log '${logPath}': ${reason}`, 'replay'),
+  );
 }
 
-/** The entries of a log; a corrupt or foreign one is a usage error. */
-function decodeEntries(log: Uint8Array, logPath: string): LogEntry[] {
+/**
+ * The checked entries of a log; a corrupt or foreign one is a usage error, and so is an incomplete one
+ * unless `allowIncomplete`.
+ */
+function checkedLog(log: Uint8Array, logPath: string, allowIncomplete: boolean): ValidLog {
+  let valid: ValidLog;
   try {
-    return decodeLog(log, logPath);
+    valid = Session.readLog(log, logPath, TRACER_INPUT_SCHEMAS);
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
     throw error;
   }
+  if (!valid.end && !allowIncomplete) {
+    throw new CliError(
+      'usage',
+      `cannot replay ${incompleteLogMessage(valid, logPath)}; --allow-incomplete replays it up to there`,
+      'replay',
+    );
+  }
+  return valid;
 }
 
 /** `replay --at N`: replays up to event N and describes the machine there. */
-function replayAt(log: Uint8Array, logPath: string, image: KernelImageFile, at: string): string {
-  const entries = decodeEntries(log, logPath);
+function replayAt(log: Uint8Array, logPath: string, image: KernelImageFile, at: string, valid: ValidLog): string {
+  const entries = valid.entries;
   const n = Number(at);
   if (!/^\d+$/.test(at) || n >= entries.length) {
     throw new CliError(
@@ -211,6 +233,6 @@ function replayAt(log: Uint8Array, logPath: string, image: KernelImageFile, at: 
       'replay',
     );
   }
-  const traced = replayTracedSession(log, logPath, image, n);
+  const traced = replayTracedSession(log, logPath, image, n, { allowIncomplete: true });
   return describeMachineAt(traced, n, entries.length, entries[n]);
 }

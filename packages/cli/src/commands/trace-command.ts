@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import type { LogSink } from '@int3/kernel';
 import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -6,7 +6,7 @@ import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { globalOptions } from '../runtime/global-options.js';
-import type { Interrupt } from '../runtime/interrupt.js';
+import type { Interrupt, StopSignal } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { histReports } from '../tracing/hist-reports.js';
@@ -30,9 +30,11 @@ Examples:
   $ int3 trace --tracer 'funclatency -u vfs_read' --run 'cat /etc/motd'        # bcc's histogram after (int3 tracers)
   $ int3 trace -e 'p:rd vfs_read count=%dx:u64' --trigger 'rd=hist:keys=common_pid.execname:vals=count' --run 'cat /etc/motd'
 
-Ctrl-C stops the machine at the next slice of virtual time and prints what was traced until then.
-Exit status: 0 ok, 1 the run failed (panic, deadlock, plugin), 2 bad option or probe definition (the
-kernel's error_log lines, with the caret, are printed on stderr), 130 interrupted.`;
+Ctrl-C (or SIGTERM, SIGHUP) stops the machine at the next slice of virtual time and prints what was
+traced until then. -o writes a temporary file beside the target, renamed when the run ends.
+Exit status: 0 ok, 1 the run failed (panic, deadlock, plugin, a workload exited non-zero or was
+killed), 2 bad option or probe definition (the kernel's error_log lines, with the caret, are printed
+on stderr), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.`;
 
 /** Options of `int3 trace`. */
 interface TraceCommandOptions extends TraceOptions {
@@ -73,6 +75,8 @@ export interface TraceRunResult {
   readonly reports: string;
   /** The run's failure and the failing tracers, to report after printing everything else. */
   readonly failure?: CliError;
+  /** The signal that stopped the run, if one did. */
+  readonly stop?: StopSignal;
 }
 
 /**
@@ -87,6 +91,8 @@ export async function traceRun(
   command: string,
   openSink: () => TraceSink,
   terminalSink: boolean,
+  /** Where the session's log is written as it grows (`record`). */
+  logSink?: LogSink,
 ): Promise<TraceRunResult> {
   const plan = parseTracePlan(options, command);
   const modules = (options.insmod ?? []).map((line) => parseInsmod(line, command));
@@ -99,7 +105,9 @@ export async function traceRun(
     );
   }
   const recordEvents = command === 'record';
-  const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus, { recordEvents, command }));
+  const c = createCliContainer(cmd, () =>
+    createTracedSession(image, plan.cpus, { recordEvents, command, sink: logSink }),
+  );
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
   const terminal = c.get<Terminal>(CliTokens.Terminal);
@@ -128,7 +136,8 @@ export async function traceRun(
   await settlePlugins(host);
   // The hist tables come after the trace, as `cat events/…/hist` would, then the tracers' reports.
   const reports = histReports(traced) + finishTracers(host, tracers);
-  const result = { traced, format: plan.format, terminal, reports };
+  const stop = outcome?.reason === 'interrupted' ? outcome.signal : undefined;
+  const result = { traced, format: plan.format, terminal, reports, stop };
   try {
     if (outcome) checkOutcome(outcome);
   } catch (error) {
@@ -154,13 +163,4 @@ export function printTrace(
   if (result.reports === '') return;
   if (reportsOnStdout) writeOut(cmd, result.reports);
   else environmentOf(cmd).writeErr(result.reports);
-}
-
-/** Writes an output file; a failure to write is a usage error naming the file. */
-export function writeFile(path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw new CliError('usage', `cannot write '${path}': ${(error as Error).message}`);
-  }
 }

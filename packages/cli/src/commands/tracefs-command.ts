@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -6,7 +5,8 @@ import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { globalOptions } from '../runtime/global-options.js';
-import { EXIT_INTERRUPTED, type Interrupt } from '../runtime/interrupt.js';
+import { exitStatusOf, type Interrupt } from '../runtime/interrupt.js';
+import { readBoundedFile } from '../runtime/read-bounded-file.js';
 import { runInteractiveShell } from '../shell/run-interactive-shell.js';
 import { historyPath, ShellHistory } from '../shell/shell-history.js';
 import { TracefsShell } from '../shell/tracefs-shell.js';
@@ -80,15 +80,19 @@ export function registerTracefsCommand(program: Command): void {
       const failed = pluginFailure(host, globals.verbose);
       if (failed) throw failed;
       // A script Ctrl-C stopped ends as sh's does: 128 + SIGINT.
-      if (!interactive && shell.interrupted) process.exitCode = EXIT_INTERRUPTED;
+      if (!interactive && shell.interrupted) process.exitCode = exitStatusOf(shell.stopSignal ?? 'SIGINT');
       else if (shell.failed) process.exitCode = 1;
     });
 }
 
+/** The largest `--script` (or standard input script) the shell reads. */
+export const MAX_SCRIPT_BYTES = 16 * 1024 * 1024;
+
 function readScript(path: string | undefined): string {
-  try {
-    return readFileSync(path ?? 0, 'utf8');
-  } catch (error) {
-    throw new CliError('usage', `cannot read script '${path ?? 'stdin'}': ${(error as Error).message}`, 'tracefs');
-  }
+  const bytes = readBoundedFile(
+    path ?? 0,
+    MAX_SCRIPT_BYTES,
+    (why) => new CliError('usage', `cannot read script '${path ?? 'stdin'}': ${why}`, 'tracefs'),
+  );
+  return Buffer.from(bytes).toString('utf8');
 }

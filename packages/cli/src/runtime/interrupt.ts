@@ -1,61 +1,91 @@
+/** The signals that stop a run: Ctrl-C, `kill`/`timeout`, a closed terminal. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** Signal numbers (x86-64 Linux). @see arch/x86/include/uapi/asm/signal.h */
+const SIGNO: Readonly<Record<StopSignal, number>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
+/** The exit status of a run a signal stopped: 128 + its number, as shells report it (130, 143, 129). */
+export function exitStatusOf(signal: StopSignal): number {
+  return 128 + SIGNO[signal];
+}
+
 /** The exit status of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
 export const EXIT_INTERRUPTED = 130;
 
-/** Commands whose runs stop at Ctrl-C and still print what was recorded (in slices of virtual time). */
+/** Commands whose runs stop at a signal and still print what was recorded (in slices of virtual time). */
 export const INTERRUPTIBLE_COMMANDS: ReadonlySet<string> = new Set(['trace', 'record', 'replay', 'tracefs']);
 
+const SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
- * Ctrl-C as a request, not a kill, for the commands that honour it ({@link INTERRUPTIBLE_COMMANDS}):
- * the first SIGINT sets {@link requested}, and their runs check it at slice boundaries, stop the
- * machine there and print what was recorded. A SIGINT that comes before the command is known (while
- * the CLI loads) is kept as a request too, so a run that starts later stops after its first slice.
- * For the other commands (short ones such as `demo`), and at a second SIGINT, the process exits at
- * once with status 130.
+ * SIGINT, SIGTERM and SIGHUP as a request, not a kill, for the commands that honour it
+ * ({@link INTERRUPTIBLE_COMMANDS}): the first one sets {@link requested} and {@link signal}, and their
+ * runs check it at slice boundaries, stop the machine there, print what was recorded (`record` writes
+ * its log with an end record naming the signal) and exit with 128 + the signal's number. A signal that
+ * comes before the command is known (while the CLI loads) is kept as a request too. For the other
+ * commands (short ones: `syms`, `disasm`, `demo`, …) the handlers are removed, so a signal takes its
+ * default action at once, even inside synchronous work; a second signal exits at once too.
  *
- * @see kernel/signal.c (SIGINT's default action is what the second Ctrl-C keeps)
+ * @see kernel/signal.c (the default actions the second signal and the short commands keep)
  * @example
  * const interrupt = new Interrupt();
  * const off = interrupt.listen();
- * interrupt.declare(true); // the command honours Ctrl-C
+ * interrupt.declare(true); // the command honours signals
  * // ... await runWorkloadsSliced(t, workloads, { interrupt }) ...
  * off();
  */
 export class Interrupt {
-  #requested = false;
-  /** Whether the running command honours Ctrl-C; undefined until it is known. */
+  #signal: StopSignal | undefined;
+  /** Whether the running command honours signals; undefined until it is known. */
   #honours: boolean | undefined;
+  #off: (() => void) | undefined;
 
-  /** True once Ctrl-C was pressed (or {@link request} called). */
+  /** True once a stop signal came (or {@link request} was called). */
   get requested(): boolean {
-    return this.#requested;
+    return this.#signal !== undefined;
+  }
+
+  /** The signal that asked the run to stop. */
+  get signal(): StopSignal | undefined {
+    return this.#signal;
   }
 
   /** Asks the run in progress to stop at its next slice boundary. */
-  request(): void {
-    this.#requested = true;
+  request(signal: StopSignal = 'SIGINT'): void {
+    this.#signal ??= signal;
   }
 
   /** Forgets a request once it was honoured (an interactive shell goes on after a stopped command). */
   clear(): void {
-    this.#requested = false;
+    this.#signal = undefined;
   }
 
   /**
-   * Says whether the command about to run honours Ctrl-C; one that does not, with a Ctrl-C already
-   * pending, exits now (status 130).
+   * Says whether the command about to run honours signals; one that does not, with a signal already
+   * pending, exits now (128 + its number), and otherwise leaves signals their default action.
    */
   declare(honours: boolean): void {
     this.#honours = honours;
-    if (!honours && this.#requested) process.exit(EXIT_INTERRUPTED);
+    if (honours) return;
+    if (this.#signal) process.exit(exitStatusOf(this.#signal));
+    this.#off?.();
   }
 
-  /** Handles SIGINT on this process; returns the function that stops handling it. */
+  /** Handles the stop signals on this process; returns the function that stops handling them. */
   listen(): () => void {
-    const onSigint = () => {
-      if (this.#requested || this.#honours === false) process.exit(EXIT_INTERRUPTED);
-      this.request();
+    const handlers = SIGNALS.map((signal) => {
+      const handler = () => {
+        if (this.#signal !== undefined || this.#honours === false) process.exit(exitStatusOf(this.#signal ?? signal));
+        this.request(signal);
+      };
+      process.on(signal, handler);
+      return [signal, handler] as const;
+    });
+    const off = () => {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      if (this.#off === off) this.#off = undefined;
     };
-    process.on('SIGINT', onSigint);
-    return () => process.off('SIGINT', onSigint);
+    this.#off = off;
+    return off;
   }
 }

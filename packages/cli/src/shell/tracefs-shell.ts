@@ -4,10 +4,10 @@ import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-f
 import { parseCallArgument } from '../call/parse-call-argument.js';
 import { CliError } from '../cli-error.js';
 import { escapeControls } from '../runtime/escape-controls.js';
-import type { Interrupt } from '../runtime/interrupt.js';
+import type { Interrupt, StopSignal } from '../runtime/interrupt.js';
 import { insmodModule, readModuleFile } from '../tracing/insmod-modules.js';
 import { strerror } from '../tracing/run-trace.js';
-import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
+import { runWorkloadsSliced, SLICE_NS } from '../tracing/run-workloads-sliced.js';
 import { parseWorkload } from '../tracing/trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from '../tracing/traced-session.js';
 import { SHELL_COMMANDS } from './complete-shell-line.js';
@@ -56,6 +56,8 @@ export class TracefsShell {
   failed = false;
   /** True once Ctrl-C stopped a command (a script stops there, as `sh` does). */
   interrupted = false;
+  /** The signal that stopped the last interrupted command. */
+  stopSignal: StopSignal | undefined;
 
   constructor(
     private readonly t: TracedSession,
@@ -125,7 +127,7 @@ export class TracefsShell {
         this.call(texts);
         return;
       case 'sleep':
-        this.sleep(texts[0]);
+        await this.sleep(texts[0]);
         return;
       case 'insmod':
         this.insmod(texts[0], texts.slice(1));
@@ -200,6 +202,7 @@ export class TracefsShell {
     for (const write of writes.slice(start)) this.io.out(escapeControls(write.text));
     if (outcome.reason === 'interrupted') {
       this.interrupted = true;
+      this.stopSignal = outcome.signal;
       this.fail(`run: interrupted at ${formatTimestamp(outcome.at).trim()} s of virtual time`);
       this.interrupt?.clear();
     } else if (outcome.reason !== 'done') {
@@ -223,14 +226,33 @@ export class TracefsShell {
     this.io.out(`return: ${value}\n`);
   }
 
-  private sleep(seconds: string | undefined): void {
+  /** `sleep N`: virtual time passes, in slices (a signal stops it at the next one, as it does `run`). */
+  private async sleep(seconds: string | undefined): Promise<void> {
     const s = Number(seconds);
-    if (seconds === undefined || !Number.isFinite(s) || s < 0) {
+    if (seconds === undefined || !Number.isFinite(s) || s < 0 || s * NS_PER_SECOND > Number.MAX_SAFE_INTEGER / 2) {
       this.fail(`sleep: invalid time interval '${seconds ?? ''}'`);
       return;
     }
     const m = this.t.session.machine;
-    this.t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + Math.round(s * NS_PER_SECOND) });
+    const until = m.clock(0) + Math.round(s * NS_PER_SECOND);
+    if (!this.interrupt) {
+      this.t.session.apply({ type: 'input:run', deadlineNs: until });
+      return;
+    }
+    while (m.clock(0) < until) {
+      // An idle machine passes the time in one step (cheaply); one with work, in slices a signal stops.
+      const busy = m.sched.anyRunnable() || m.sched.nextWakeup() !== undefined;
+      const to = busy ? Math.min(until, m.clock(0) + SLICE_NS) : until;
+      this.t.session.apply({ type: 'input:run', deadlineNs: to });
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.interrupt.requested) {
+        this.stopSignal = this.interrupt.signal;
+        this.interrupted = true;
+        this.fail(`sleep: interrupted at ${formatTimestamp(m.clock(0)).trim()} s of virtual time`);
+        this.interrupt.clear();
+        return;
+      }
+    }
   }
 
   /** `insmod FILE [name=value…]`: loads a module (journaled with its bytes and their hash). */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { KernelError } from '@int3/kernel';
+import { KernelError, MAX_MODULE_BYTES } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
+import { readBoundedFile } from '../runtime/read-bounded-file.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 import type { TracedSession } from './traced-session.js';
 
@@ -27,14 +27,16 @@ export function parseInsmod(line: string, command: string): ModuleLoad {
 }
 
 /** Reads a module file; a missing one is insmod's error. */
-export function readModuleFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    const why =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'No such file or directory' : (error as Error).message;
-    throw new CliError('failure', `insmod: ERROR: could not load module ${file}: ${why}`);
-  }
+export function readModuleFile(file: string): Uint8Array {
+  return readBoundedFile(
+    file,
+    MAX_MODULE_BYTES,
+    (why) =>
+      new CliError(
+        'failure',
+        `insmod: ERROR: could not load module ${file}: ${why === 'no such file' ? 'No such file or directory' : why}`,
+      ),
+  );
 }
 
 /**

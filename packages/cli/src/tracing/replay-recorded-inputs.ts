@@ -1,4 +1,4 @@
-import { KernelError, type LogEntry } from '@int3/kernel';
+import { KernelError, type ValidLog } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
@@ -20,7 +20,9 @@ export interface ReplayInputsOptions {
 /**
  * Applies a recorded log's inputs, in order, to a session booted from its config and stopped before
  * the first input (where the caller added its own probes and tracers), as `Session.replay` does: with
- * `verify`, each recorded checkpoint must match the state hash the replay reached. Between two runs
+ * `verify`, every entry the replay journals must be the recorded one (checkpoints with their state
+ * hashes, caused events) and the final state hash the end record's. Only the log's whole inputs are
+ * applied (an incomplete log stops at its last checkpoint). Between two runs
  * it yields to the event loop, redraws the progress line and stops when Ctrl-C was pressed (a
  * recording made by `int3 record` holds a run per slice of virtual time).
  *
@@ -28,36 +30,35 @@ export interface ReplayInputsOptions {
  */
 export async function replayRecordedInputs(
   t: TracedSession,
-  entries: readonly LogEntry[],
+  log: ValidLog,
   logName: string,
   options: ReplayInputsOptions,
 ): Promise<SlicedOutcome | undefined> {
   const s = t.session;
+  if (options.verify) s.expectLog(log.entries);
   try {
-    for (const entry of entries) {
-      if (entry.type === 'checkpoint' && options.verify) {
-        const ours = s.log().findLast((x) => x.type === 'checkpoint');
-        if (ours?.input !== entry.input || ours?.hash !== entry.hash) {
-          throw new CliError(
-            'usage',
-            `cannot replay ${logName}: replay diverged at input #${entry.input} (state hash differs)`,
-            'replay',
-          );
-        }
-      }
+    for (let n = 0; n < log.replayable; n++) {
+      const entry = log.entries[n];
       if (!entry.type.startsWith('input:')) continue;
       if (options.contain) options.contain(() => s.apply(entry));
       else s.apply(entry);
+      if (options.verify) s.verifyReplayed(logName);
       if (entry.type !== 'input:run') continue;
       options.onRun?.();
       options.terminal?.progress(progressLine(t));
       await new Promise((resolve) => setImmediate(resolve));
-      if (options.interrupt.requested) return { reason: 'interrupted', at: s.machine.clock(0) };
+      const signal = options.interrupt.signal;
+      if (signal) return { reason: 'interrupted', at: s.machine.clock(0), signal };
+    }
+    if (options.verify && log.end && s.hash() !== log.end.hash) {
+      throw new KernelError('BAD_LOG', `${logName}: replay diverged at the end record (final state hash differs)`);
     }
     return undefined;
   } catch (error) {
-    if (error instanceof KernelError)
-      throw new CliError('usage', `cannot replay ${logName}: ${error.message}`, 'replay');
+    if (error instanceof KernelError) {
+      const message = error.message.startsWith(`${logName}: `) ? error.message : `${logName}: ${error.message}`;
+      throw new CliError('usage', `cannot replay ${message}`, 'replay');
+    }
     throw error;
   } finally {
     options.terminal?.endProgress();

@@ -1,6 +1,7 @@
 import { strerror as kernelStrerror, type RunOutcome } from '@int3/kernel';
 import { TraceFsError } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
+import { exitStatusOf } from '../runtime/interrupt.js';
 import type { SlicedOutcome } from './run-workloads-sliced.js';
 import type { TracePlan } from './trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from './traced-session.js';
@@ -93,9 +94,13 @@ export function runWorkloads(t: TracedSession, workloads: readonly (readonly str
 export function checkOutcome(outcome: SlicedOutcome): void {
   if (outcome.reason === 'done') return;
   if (outcome.reason === 'interrupted') {
+    const by = outcome.signal === 'SIGINT' ? 'Ctrl-C' : outcome.signal;
     throw new CliError(
       'interrupted',
-      `interrupted (Ctrl-C) at ${(outcome.at / 1e9).toFixed(6)} s of virtual time; printed what was recorded until then`,
+      `interrupted (${by}) at ${(outcome.at / 1e9).toFixed(6)} s of virtual time; printed what was recorded until then`,
+      undefined,
+      undefined,
+      exitStatusOf(outcome.signal),
     );
   }
   const why = outcome.reason === 'panic' ? `kernel panic: ${outcome.message}` : `the run ended: ${outcome.reason}`;

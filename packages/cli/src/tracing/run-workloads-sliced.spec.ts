@@ -35,7 +35,7 @@ describe(runWorkloadsSliced, () => {
     const interrupt = new Interrupt();
     interrupt.request();
     const outcome = await runWorkloadsSliced(t, WORKLOADS, { interrupt, sliceNs: 250_000 });
-    expect(outcome).toEqual({ reason: 'interrupted', at: t.session.machine.clock(0) });
+    expect(outcome).toEqual({ reason: 'interrupted', at: t.session.machine.clock(0), signal: 'SIGINT' });
     expect(t.session.log().filter((e) => e.type === 'input:run')).toHaveLength(1);
   });
 });

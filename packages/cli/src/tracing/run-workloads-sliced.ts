@@ -1,5 +1,5 @@
 import { formatTimestamp, type RunOutcome } from '@int3/kernel';
-import type { Interrupt } from '../runtime/interrupt.js';
+import type { Interrupt, StopSignal } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import type { TracedSession } from './traced-session.js';
 
@@ -7,7 +7,9 @@ import type { TracedSession } from './traced-session.js';
 export const SLICE_NS = 5_000_000;
 
 /** How {@link runWorkloadsSliced} ended: as the machine's run did, or interrupted by Ctrl-C. */
-export type SlicedOutcome = RunOutcome | { readonly reason: 'interrupted'; readonly at: number };
+export type SlicedOutcome =
+  | RunOutcome
+  | { readonly reason: 'interrupted'; readonly at: number; readonly signal: StopSignal };
 
 /** What a sliced run needs besides the session. */
 export interface SlicedRunOptions {
@@ -26,8 +28,8 @@ export interface SlicedRunOptions {
  * Starts the workloads together and runs until all exited, as `Session.runWorkloads` does, but in
  * slices of virtual time (`input:run` with a deadline, so a log records and replays the same rounds:
  * a deadline is checked at round boundaries only, so slicing changes nothing the guest sees). Between
- * slices it yields to the event loop — where SIGINT is delivered — redraws the progress line, and
- * stops when Ctrl-C was pressed.
+ * slices it yields to the event loop — where signals are delivered — redraws the progress line, and
+ * stops when SIGINT, SIGTERM or SIGHUP came.
  *
  * @see Session.runWorkloads
  * @example
@@ -55,7 +57,8 @@ export async function runWorkloadsSliced(
       if (options.until?.()) return { reason: 'stopped' };
       options.terminal?.progress(progressLine(t));
       await new Promise((resolve) => setImmediate(resolve));
-      if (options.interrupt.requested) return { reason: 'interrupted', at: m.clock(0) };
+      const signal = options.interrupt.signal;
+      if (signal) return { reason: 'interrupted', at: m.clock(0), signal };
     }
   } finally {
     options.terminal?.endProgress();

@@ -1,5 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { CliError } from '../cli-error.js';
+import { AtomicOutput } from '../runtime/atomic-output.js';
 
 /** Where a trace goes as the run produces it. */
 export interface TraceSink {
@@ -17,20 +16,11 @@ export function stdoutSink(write: (text: string) => void): TraceSink {
 }
 
 /**
- * A sink writing to a file, opened (created or truncated) now, before the run, so a path that cannot
- * be written fails at once with a usage error naming it, not after the run.
+ * A sink writing to a file, opened now, before the run, so a path that cannot be written fails at
+ * once with a usage error naming it, not after the run; written to a temporary file beside it and
+ * renamed over it by `close` (a killed run leaves the old file, never half a trace).
  */
 export function fileSink(path: string): TraceSink {
-  let fd: number;
-  try {
-    fd = openSync(path, 'w');
-  } catch (error) {
-    throw new CliError('usage', `cannot write '${path}': ${(error as Error).message}`);
-  }
-  return {
-    write: (text) => {
-      writeSync(fd, text);
-    },
-    close: () => closeSync(fd),
-  };
+  const out = AtomicOutput.open(path);
+  return { write: (text) => out.write(text), close: () => out.commit() };
 }

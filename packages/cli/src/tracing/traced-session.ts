@@ -1,18 +1,25 @@
 import { basename } from 'node:path';
 import { ElfError, type ElfFile, MemoryError } from '@int3/cpu';
 import {
+  boolean,
+  type EntrySchema,
   type InputHandler,
   KernelError,
   type LogEntry,
+  type LogSink,
   readSampleImage,
   SAMPLE_IMAGE_PATH,
   Session,
   sampleProgram,
+  text,
 } from '@int3/kernel';
 import { Kprobes } from '@int3/kprobes';
 import { TraceFs } from '@int3/tracer-plugins';
 import { loadImage } from '../call/load-image.js';
 import { CliError } from '../cli-error.js';
+
+/** The largest kernel image (`--image`) a command reads. */
+export const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
 
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
 export const TRACEFS_WRITE = 'input:tracefs-write';
@@ -23,6 +30,12 @@ export const TRACEFS_WRITE = 'input:tracefs-write';
  * kernel either has the booster or not, and the demo shows both.
  */
 export const KRETPROBE_BOOSTER = 'input:kretprobe-booster';
+
+/** The schemas of the inputs the tracer adds to a log (event-log.md §2 points here). */
+export const TRACER_INPUT_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<string, EntrySchema>([
+  [TRACEFS_WRITE, { required: { path: text(4096), text: text(1024 * 1024), append: boolean } }],
+  [KRETPROBE_BOOSTER, { required: { on: boolean } }],
+]);
 
 /** A session with kprobes and a tracefs on its machine; every tracefs write goes through the log. */
 export interface TracedSession {
@@ -73,6 +86,10 @@ export interface TracedSessionOptions {
    * event of a long run in memory), true for a replay.
    */
   readonly recordEvents?: boolean;
+  /** Where a new session's log is written as it grows (`record`). */
+  readonly sink?: LogSink;
+  /** Replay a log without its end record up to its last whole input. */
+  readonly allowIncomplete?: boolean;
   /** The command whose `--help` a boot error points at. */
   readonly command?: string;
 }
@@ -105,6 +122,7 @@ export function createTracedSession(
       cpus,
       programs: sampleProgram,
       recordEvents: options.recordEvents ?? false,
+      sink: options.sink,
     });
   } catch (error) {
     if (error instanceof KernelError || error instanceof ElfError || error instanceof MemoryError)
@@ -123,10 +141,12 @@ export function createTracedSession(
   session.handle(
     TRACEFS_WRITE,
     tracefsWriteHandler(() => traced.fs),
+    TRACER_INPUT_SCHEMAS.get(TRACEFS_WRITE),
   );
   session.handle(
     KRETPROBE_BOOSTER,
     kretprobeBoosterHandler(() => traced.kprobes),
+    TRACER_INPUT_SCHEMAS.get(KRETPROBE_BOOSTER),
   );
   return traced;
 }
@@ -159,8 +179,10 @@ export function replayTracedSession(
       imageName: image.name,
       programs: sampleProgram,
       handlers,
+      schemas: TRACER_INPUT_SCHEMAS,
       stopAfterEntry,
       recordEvents: options.recordEvents ?? true,
+      allowIncomplete: options.allowIncomplete,
       before: (session) => {
         traced = attach(session);
       },
@@ -180,7 +202,28 @@ export function applyTracefsWrite(t: TracedSession, path: string, text: string, 
 
 function attach(session: Session): TracedSession {
   const kprobes = Kprobes.init(session.machine);
-  return { session, kprobes, fs: new TraceFs(session.machine, kprobes) };
+  const fs = new TraceFs(session.machine, kprobes);
+  session.hashAlso('tracefs', () => tracerState(fs));
+  return { session, kprobes, fs };
+}
+
+/**
+ * What decides the trace printed besides the machine: the probe definitions, and per event whether
+ * it is enabled, its filter and its trigger (the files a reader of tracefs would compare).
+ */
+export function tracerState(fs: TraceFs): string {
+  let out = fs.read('kprobe_events');
+  for (const e of fs.kprobeEvents.events) {
+    for (const file of ['enable', 'filter', 'trigger']) {
+      const path = `events/${e.group}/${e.name}/${file}`;
+      try {
+        out += `${path}:${fs.read(path)}`;
+      } catch {
+        // an event without this file (no triggers here) has nothing of it to compare
+      }
+    }
+  }
+  return out;
 }
 
 /** Switches the kretprobe booster as a session input (journaled, then carried out). */

@@ -113,8 +113,13 @@ export class Session {
   /** First entry a seek's re-run produced differently from the log. */
   private divergedAt: number | undefined;
   private closed = false;
-  /** Entries {@link verifyReplayed} compared with the recorded log. */
-  private verified = 0;
+  /**
+   * The recorded log a replay is checked against ({@link expectLog}): the index of the next recorded
+   * entry, and the first difference found.
+   */
+  private mirror:
+    | { readonly entries: readonly LogEntry[]; at: number; diverged?: { readonly n: number; readonly ours: LogEntry } }
+    | undefined;
   private readonly schemas = new Map<string, EntrySchema>();
   /** State of other packages that decides what is printed (probe definitions, filters): in every hash. */
   private readonly hashed: [string, () => string][] = [];
@@ -165,6 +170,11 @@ export class Session {
     });
     if (options.recordEvents ?? true) {
       this.subscription = this.machine.events$.subscribe((e) => this.produce({ ...e } as LogEntry));
+    } else {
+      // Not journaled, but still compared with a recorded log when a replay checks one.
+      this.subscription = this.machine.events$.subscribe((e) => {
+        if (this.mirror) this.compareWithMirror({ ...e } as LogEntry);
+      });
     }
     this.handlers.set('input:spawn', (i) => {
       const argv = i.argv as string[];
@@ -393,6 +403,7 @@ export class Session {
     options.before?.(session);
     const offset = session.inputs;
     const verify = options.verify ?? true;
+    if (verify && offset === 0) session.expectLog(entries);
     const stopAt = options.stopAfterEntry;
     if (stopAt !== undefined) session.stop = () => session.cursor > stopAt;
     let stopped = false;
@@ -408,7 +419,7 @@ export class Session {
           stopped = true;
           break;
         }
-        if (verify && offset === 0) session.verifyReplayed(entries, logName);
+        if (verify && offset === 0) session.verifyReplayed(logName);
       } else if (e.type === 'checkpoint' && verify && offset > 0) {
         const ours = session.entries.findLast((x) => x.type === 'checkpoint') as Checkpoint | undefined;
         const theirs = e as Checkpoint;
@@ -424,33 +435,52 @@ export class Session {
       if (verify && session.hash() !== valid.end.hash) {
         throw new KernelError('BAD_LOG', `${logName}: replay diverged at the end record (final state hash differs)`);
       }
-      if (offset === 0) session.end(valid.end.stop);
+      if (offset === 0 && (options.recordEvents ?? true)) {
+        session.end(valid.end.stop);
+        if (verify) session.verifyReplayed(logName);
+      }
     }
     session.stop = undefined;
     return session;
   }
 
   /**
-   * Checks that the entries this replaying session journaled since the last check are the recorded
-   * ones, in order (a session whose `before` added no inputs numbers its entries as the recording
-   * did). A difference is an error naming the first differing entry.
+   * Checks a replay against the recorded log from here on: every entry this session journals, and
+   * every event its machine publishes even when events are not journaled (`recordEvents: false`), is
+   * compared in order with the next recorded entry; {@link verifyReplayed} reports the first
+   * difference. For a session whose `before` added no inputs, called before the first input.
    */
-  verifyReplayed(recorded: readonly LogEntry[], logName: string): void {
-    for (; this.verified < this.cursor; this.verified++) {
-      const n = this.verified;
-      const theirs = recorded[n];
-      const ours = this.entries[n];
-      if (theirs !== undefined && encodeLogLine(theirs) === encodeLogLine(ours)) continue;
-      const what =
-        theirs === undefined
-          ? `the replay goes on past the log's last entry with ${ours.type}`
-          : ours.type === 'checkpoint' && theirs.type === 'checkpoint'
-            ? 'the state hash differs'
-            : theirs.type === ours.type
-              ? `the recorded ${theirs.type} differs from the replayed one`
-              : `recorded ${theirs.type}, replayed ${ours.type}`;
-      throw new KernelError('BAD_LOG', `${logName}: replay diverged at entry ${n} (line ${n + 2}): ${what}`);
-    }
+  expectLog(recorded: readonly LogEntry[]): void {
+    this.mirror = { entries: recorded, at: this.cursor };
+  }
+
+  /**
+   * Throws if what this replaying session produced since {@link expectLog} differs from the recorded
+   * log, naming the first differing recorded entry.
+   */
+  verifyReplayed(logName: string): void {
+    const d = this.mirror?.diverged;
+    if (!d) return;
+    const theirs = this.mirror!.entries[d.n];
+    const ours = d.ours;
+    const what =
+      theirs === undefined
+        ? `the replay goes on past the log's last entry with ${ours.type}`
+        : ours.type === 'checkpoint' && theirs.type === 'checkpoint'
+          ? 'the state hash differs'
+          : theirs.type === ours.type
+            ? `the recorded ${theirs.type} differs from the replayed one`
+            : `recorded ${theirs.type}, replayed ${ours.type}`;
+    throw new KernelError('BAD_LOG', `${logName}: replay diverged at entry ${d.n} (line ${d.n + 2}): ${what}`);
+  }
+
+  /** Compares one produced entry with the next recorded one. */
+  private compareWithMirror(entry: LogEntry): void {
+    const m = this.mirror!;
+    if (m.diverged) return;
+    const n = m.at++;
+    const theirs = m.entries[n];
+    if (theirs === undefined || encodeLogLine(theirs) !== encodeLogLine(entry)) m.diverged = { n, ours: entry };
   }
 
   /** Journals an entry, or, while a seek re-runs the past, checks it against the one in the log. */
@@ -459,6 +489,7 @@ export class Session {
       const same = encodeLogLine(entry) === encodeLogLine(this.entries[this.cursor]);
       if (!same && this.divergedAt === undefined) this.divergedAt = this.cursor;
     } else {
+      if (this.mirror) this.compareWithMirror(entry);
       this.entries.push(entry);
       this.sink?.write(encodeLogLine(entry));
     }

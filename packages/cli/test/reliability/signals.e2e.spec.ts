@@ -1,0 +1,90 @@
+// Reliability (issue 13 §4): SIGINT, SIGTERM and SIGHUP stop a run, keep what was traced, leave a log
+// with an end record naming the signal that replays up to the stop, and exit 128 + the signal.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { int3, lines, startInt3 } from '../int3.js';
+import { readEntries } from './crafted-log.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'int3-signals-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const OPEN = 'p:open do_sys_open dfd=%di filename=+0(%si):string';
+const STATUS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/** Starts `args`, sends `signal` once the run is under way (the first slices hold cat's open). */
+async function stopped(args: string[], signal: NodeJS.Signals) {
+  const p = startInt3(args);
+  await new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      if (p.stdout !== '' || Date.now() - t0 > 4000) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 50);
+    const t0 = Date.now();
+  });
+  const sent = Date.now();
+  p.child.kill(signal);
+  const r = await p.done;
+  return { ...r, ms: Date.now() - sent };
+}
+
+describe('record stopped by a signal', () => {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`should write the log with an end record saying ${signal}, print the trace and exit ${STATUS[signal]}`, async () => {
+      const log = join(dir, `${signal}.int3log`);
+      const p = startInt3(['record', '-o', log, '-e', OPEN, '--run', 'cat /etc/motd', '--run', 'spin 2000000000']);
+      setTimeout(() => p.child.kill(signal), 2500);
+      const r = await p.done;
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(STATUS[signal]);
+      expect(lines(r.stdout)).toEqual([expect.stringMatching(/ open: .* filename="\/etc\/motd"$/)]);
+      expect(r.stderr).toMatch(/^interrupted \((Ctrl-C|SIGTERM|SIGHUP)\) at \d+\.\d{6} s of virtual time/);
+      const entries = readEntries(log);
+      expect(entries.at(-1)).toMatchObject({ type: 'end', entries: entries.length - 1, stop: signal });
+      const replayed = int3(['replay', log]);
+      expect(replayed.status).toBe(0);
+      expect(replayed.stdout).toBe(r.stdout);
+      expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    });
+  }
+});
+
+describe('trace, replay and tracefs stopped by a signal', () => {
+  it('should print what trace traced on SIGTERM, exit 143', async () => {
+    const r = await stopped(['trace', '-e', OPEN, '--run', 'cat /etc/motd', '--run', 'spin 2000000000'], 'SIGTERM');
+    expect(r.status).toBe(143);
+    expect(lines(r.stdout)).toEqual([expect.stringMatching(/ open: /)]);
+    expect(r.ms).toBeLessThan(10_000);
+  });
+});
+
+describe('tracefs sleep', () => {
+  it('should pass a long idle sleep at once (idle time is skipped, not ticked)', () => {
+    const start = Date.now();
+    const r = int3(['tracefs'], 'sleep 1000000\necho 1 > tracing_on\n');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(Date.now() - start).toBeLessThan(30_000);
+  });
+});
+
+describe('-o', () => {
+  it('should be checked before the run, and written only at its end', () => {
+    const start = Date.now();
+    const r = int3(['trace', '-o', '/nonexistent/x', '--run', 'spin 2000000000']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "cannot write '/nonexistent/x': no such directory '/nonexistent' (see 'int3 trace --help')\n",
+    );
+    expect(Date.now() - start).toBeLessThan(20_000);
+    const rec = int3(['record', '-o', dir, '--run', 'hello']);
+    expect(rec.stderr).toMatch(`cannot write '${dir}': it is a directory`);
+    expect(rec.status).toBe(2);
+    const out = join(dir, 'trace.txt');
+    expect(int3(['trace', '-e', OPEN, '-o', out, '--run', 'cat /etc/motd']).status).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
