@@ -16,7 +16,7 @@ import { bpftraceStreams, startBpftrace } from '../tracing/bpftrace-run.js';
 import { histReports } from '../tracing/hist-reports.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
-import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
+import { checkOutcome, checkWorkloads, defineEvents } from '../tracing/run-trace.js';
 import type { SlicedOutcome } from '../tracing/run-workloads-sliced.js';
 import { createTraceOutput } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
@@ -181,7 +181,10 @@ export function registerReplayCommand(program: Command): void {
           if (outcome?.reason === 'time') {
             const by = valid.end && valid.end.stop !== 'complete' ? ` by ${valid.end.stop}` : '';
             terminal.note(`the recorded run was interrupted${by} before its workloads exited`);
-          } else if (outcome) checkOutcome(outcome);
+          } else if (outcome) {
+            checkOutcome(outcome);
+            checkWorkloads(traced.session.spawned);
+          }
         } catch (error) {
           if (!(error instanceof CliError)) throw error;
           failure = error;

@@ -12,7 +12,7 @@ import { addTraceOptions } from '../tracing/add-trace-options.js';
 import { histReports } from '../tracing/hist-reports.js';
 import { insmodAll, parseInsmod } from '../tracing/insmod-modules.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
-import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
+import { checkOutcome, checkWorkloads, defineEvents } from '../tracing/run-trace.js';
 import { runWorkloadsSliced, type SlicedOutcome } from '../tracing/run-workloads-sliced.js';
 import { createTraceOutput, lostEventsSummary } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceFormat, type TraceOptions } from '../tracing/trace-plan.js';
@@ -139,7 +139,10 @@ export async function traceRun(
   const stop = outcome?.reason === 'interrupted' ? outcome.signal : undefined;
   const result = { traced, format: plan.format, terminal, reports, stop };
   try {
-    if (outcome) checkOutcome(outcome);
+    if (outcome) {
+      checkOutcome(outcome);
+      checkWorkloads(traced.session.spawned);
+    }
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     failure = error;

@@ -2,6 +2,7 @@ import { KernelError, type ValidLog } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
+import { applyYielding } from './apply-yielding.js';
 import { progressLine, type SlicedOutcome } from './run-workloads-sliced.js';
 import type { TracedSession } from './traced-session.js';
 
@@ -40,8 +41,9 @@ export async function replayRecordedInputs(
     for (let n = 0; n < log.replayable; n++) {
       const entry = log.entries[n];
       if (!entry.type.startsWith('input:')) continue;
-      if (options.contain) options.contain(() => s.apply(entry));
-      else s.apply(entry);
+      const progress = () => options.terminal?.progress(progressLine(t));
+      const stoppedBy = await applyYielding(s, entry, options.interrupt, progress, options.contain);
+      if (stoppedBy) return { reason: 'interrupted', at: s.machine.clock(0), signal: stoppedBy };
       if (options.verify) s.verifyReplayed(logName);
       if (entry.type !== 'input:run') continue;
       options.onRun?.();

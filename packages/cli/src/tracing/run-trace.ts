@@ -1,4 +1,4 @@
-import { strerror as kernelStrerror, type RunOutcome } from '@int3/kernel';
+import { strerror as kernelStrerror, type RunOutcome, type Task } from '@int3/kernel';
 import { TraceFsError } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
 import { exitStatusOf } from '../runtime/interrupt.js';
@@ -6,6 +6,7 @@ import type { SlicedOutcome } from './run-workloads-sliced.js';
 import type { TracePlan } from './trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from './traced-session.js';
 import { unknownSymbolHint } from './unknown-symbol-hint.js';
+import { workloadFailures } from './workload-failures.js';
 
 /** The sysctl `--no-optimize` writes 0 to. */
 export const KPROBES_OPTIMIZATION = '/proc/sys/debug/kprobes-optimization';
@@ -105,6 +106,15 @@ export function checkOutcome(outcome: SlicedOutcome): void {
   }
   const why = outcome.reason === 'panic' ? `kernel panic: ${outcome.message}` : `the run ended: ${outcome.reason}`;
   throw new CliError('failure', why);
+}
+
+/**
+ * A run whose workloads all exited still failed when one of them did (non-zero status, killed by a
+ * signal; `fault`'s SIGSEGV excepted): exit 1, naming each.
+ */
+export function checkWorkloads(tasks: readonly Task[]): void {
+  const failures = workloadFailures(tasks);
+  if (failures.length > 0) throw new CliError('failure', `the run failed: ${failures.join('; ')}`);
 }
 
 /** `Invalid argument` and friends for a tracefs errno, as `strerror(3)` words it. */

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogEntry } from '@int3/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { int3, ok } from '../int3.js';
+import { type Int3Result, int3, ok } from '../int3.js';
 import { readEntries, writeCrafted, writeEntries } from './crafted-log.js';
+import { int3InProcess } from './in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'int3-reliability-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,13 +22,23 @@ beforeAll(() => {
   entries = readEntries(good);
 });
 
-/** Replays `path` and expects exit 2 with one line matching `message`, no internal error. */
-function refused(path: string, message: RegExp | string, args: string[] = []): void {
-  const r = int3(['replay', path, ...args]);
+/** Checks `int3 replay` refused a log: exit 2, one line matching `message`, no internal error. */
+function expectRefused(r: Int3Result, message: RegExp | string): void {
   expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   expect(r.stderr).toMatch(message);
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(r.stdout).toBe('');
   expect(r.status).toBe(2);
+}
+
+/** Replays `path` with the built binary and expects it refused. */
+function refused(path: string, message: RegExp | string, args: string[] = []): void {
+  expectRefused(int3(['replay', path, ...args]), message);
+}
+
+/** Replays `path` in this process (a log refused before any machine boots) and expects it refused. */
+async function refusedInProcess(path: string, message: RegExp | string): Promise<void> {
+  expectRefused(await int3InProcess(['replay', path]), message);
 }
 
 describe('int3 replay of a crafted log', () => {
@@ -70,11 +81,17 @@ describe('int3 replay of a crafted log', () => {
     ],
     ['{"type":"input:nope"}', 'unknown input type "input:nope"'],
   ];
+  it('should name the entry and what is wrong, exit 2, for the built binary too', () => {
+    const log = join(dir, 'confused-bin.int3log');
+    writeCrafted(log, entries[0], confused[0][0]);
+    refused(log, `cannot replay ${log}: corrupt log: entry 1 (line 3): ${confused[0][1]}`);
+  });
+
   for (const [json, message] of confused) {
-    it(`should name entry 1 and what is wrong with ${json}`, () => {
+    it(`should name entry 1 and what is wrong with ${json}`, async () => {
       const log = join(dir, 'confused.int3log');
       writeCrafted(log, entries[0], json);
-      refused(log, `cannot replay ${log}: corrupt log: entry 1 (line 3): ${message}`);
+      await refusedInProcess(log, `cannot replay ${log}: corrupt log: entry 1 (line 3): ${message}`);
     });
   }
 
@@ -87,36 +104,36 @@ describe('int3 replay of a crafted log', () => {
     ['quantum', 'abc'],
     ['cpus', 0],
   ] as const) {
-    it(`should refuse a config with ${field} ${value}`, () => {
+    it(`should refuse a config with ${field} ${value}`, async () => {
       const log = join(dir, 'config.int3log');
       writeEntries(log, [{ ...entries[0], [field]: value }, ...entries.slice(1)]);
-      refused(log, `corrupt log: entry 0 (line 2): config '${field}' must be an integer from 1 to`);
+      await refusedInProcess(log, `corrupt log: entry 0 (line 2): config '${field}' must be an integer from 1 to`);
     });
   }
 
-  it('should refuse JSON nested too deeply as such', () => {
+  it('should refuse JSON nested too deeply as such', async () => {
     const log = join(dir, 'deep.int3log');
     writeCrafted(log, entries[0], `{"type":"input:run","x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`);
-    refused(log, 'corrupt log: entry 1 (line 3): too deeply nested');
+    await refusedInProcess(log, 'corrupt log: entry 1 (line 3): too deeply nested');
   });
 
-  it('should read the header exactly: INT3LOG, a space, the version', () => {
+  it('should read the header exactly: INT3LOG, a space, the version', async () => {
     const body = readFileSync(good, 'utf8').split('\n').slice(1).join('\n');
     for (const header of ['INT3LOG 0x2', 'INT3LOG 2e0', 'INT3LOG  2', 'INT3LOG 2\r']) {
       const log = join(dir, 'header.int3log');
       writeFileSync(log, `${header}\n${body}`);
-      refused(log, /not an int3 log \(header /);
+      await refusedInProcess(log, /not an int3 log \(header /);
     }
   });
 });
 
 describe('int3 replay of a log that lies', () => {
-  it('should call a log truncated at any line boundary incomplete, and replay it only with --allow-incomplete', () => {
+  it('should call a log truncated at any line boundary incomplete, and replay it only with --allow-incomplete', async () => {
     const lines = readFileSync(good, 'utf8').split('\n');
     for (let keep = 2; keep < lines.length - 1; keep++) {
       const log = join(dir, 'cut.int3log');
       writeFileSync(log, `${lines.slice(0, keep).join('\n')}\n`);
-      refused(log, /incomplete log: it has no end record .*--allow-incomplete replays it up to there/);
+      await refusedInProcess(log, /incomplete log: it has no end record .*--allow-incomplete replays it up to there/);
     }
     const log = join(dir, 'cut.int3log');
     writeFileSync(log, `${lines.slice(0, -2).join('\n')}\n`);
@@ -125,13 +142,16 @@ describe('int3 replay of a log that lies', () => {
     expect(r.stderr).toMatch(/^int3: .*incomplete log: .* whole inputs end at entry \d+ of \d+: replaying up to there/);
   });
 
-  it('should refuse a run that never happened: checkpoints deleted and argv edited', () => {
+  it('should refuse a run that never happened: checkpoints deleted and argv edited', async () => {
     const log = join(dir, 'forged.int3log');
     const forged = entries
       .filter((e) => e.type !== 'checkpoint' && e.type !== 'end')
       .map((e) => (e.type === 'input:spawn' ? { type: 'input:spawn', argv: ['cat', '/etc/hostname'] } : e));
     writeEntries(log, [...forged, { ...entries.at(-1)!, entries: forged.length }]);
-    refused(log, /corrupt log: entry \d+ \(line \d+\): input #0 has no checkpoint before the next input/);
+    await refusedInProcess(
+      log,
+      /corrupt log: entry \d+ \(line \d+\): input #0 has no checkpoint before the next input/,
+    );
   });
 
   it('should refuse an edited argv whose checkpoints were kept (the replay diverges)', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { int3, lines, startInt3 } from '../int3.js';
-import { readEntries } from './crafted-log.js';
+import { readEntries, writeEntries } from './crafted-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'int3-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,6 +60,36 @@ describe('trace, replay and tracefs stopped by a signal', () => {
   });
 });
 
+describe('replay of one long crafted input', () => {
+  it('should stop on SIGINT within the input:run (it yields every 100 ms of host time), exit 130', async () => {
+    const rec = join(dir, 'short.int3log');
+    const recording = startInt3(['record', '-o', rec, '--run', 'spin 2000000000']);
+    setTimeout(() => recording.child.kill('SIGINT'), 2500);
+    expect((await recording.done).status).toBe(130);
+    const e = readEntries(rec);
+    const spawnAt = e.findIndex((x) => x.type === 'input:spawn');
+    const checkpoint = e.find((x, i) => i > spawnAt && x.type === 'checkpoint')!;
+    // The recorded spawn with its checkpoint, then one run until the spin exits: minutes of host
+    // time in a single input (a recording slices it; this log does not).
+    const crafted = [
+      ...e.slice(0, e.indexOf(checkpoint) + 1),
+      { type: 'input:run', pids: [1] },
+      { ...checkpoint, input: 1 },
+    ];
+    const log = join(dir, 'long.int3log');
+    writeEntries(log, [
+      ...crafted,
+      { type: 'end', entries: crafted.length, inputs: 2, hash: checkpoint.hash, stop: 'complete' },
+    ]);
+    const p = startInt3(['replay', log]);
+    setTimeout(() => p.child.kill('SIGINT'), 3000);
+    const r = await p.done;
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toMatch(/^interrupted \(Ctrl-C\) at \d+\.\d{6} s of virtual time/);
+    expect(r.status).toBe(130);
+  }, 60_000);
+});
+
 describe('tracefs sleep', () => {
   it('should pass a long idle sleep at once (idle time is skipped, not ticked)', () => {
     const start = Date.now();
@@ -75,9 +105,7 @@ describe('-o', () => {
     const start = Date.now();
     const r = int3(['trace', '-o', '/nonexistent/x', '--run', 'spin 2000000000']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(
-      "cannot write '/nonexistent/x': no such directory '/nonexistent' (see 'int3 trace --help')\n",
-    );
+    expect(r.stderr).toMatch(/^cannot write '\/nonexistent\/x': no such directory '\/nonexistent'/);
     expect(Date.now() - start).toBeLessThan(20_000);
     const rec = int3(['record', '-o', dir, '--run', 'hello']);
     expect(rec.stderr).toMatch(`cannot write '${dir}': it is a directory`);

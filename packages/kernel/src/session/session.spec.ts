@@ -74,6 +74,23 @@ describe(Session, () => {
     expect(taken.mock.calls.length).toBeLessThan(n / 4);
   });
 
+  it('should journal the same log when an input:run is paused and resumed (applyPausable)', () => {
+    const whole = Session.create(base);
+    whole.apply({ type: 'input:spawn', argv: ['spin', '30000'] });
+    whole.apply({ type: 'input:run', pids: [1] });
+    const paused = Session.create(base);
+    paused.apply({ type: 'input:spawn', argv: ['spin', '30000'] });
+    let calls = 0;
+    const every3 = () => ++calls % 3 === 0;
+    let pauses = 0;
+    for (let done = paused.applyPausable({ type: 'input:run', pids: [1] }, every3); !done; pauses++) {
+      expect(() => paused.apply({ type: 'input:run' })).toThrow(/EBUSY|before applying new inputs/);
+      done = paused.resume(every3);
+    }
+    expect(pauses).toBeGreaterThan(2);
+    expect(paused.text()).toBe(whole.text());
+  });
+
   it('should refuse an input nobody handles, journaling nothing', () => {
     const s = Session.create(base);
     const before = s.log().length;

@@ -106,6 +106,8 @@ export class Session {
   private current: InputPosition | undefined;
   /** When set, runs stop at the first stop point where it holds (seek, bounded replay). */
   private stop: (() => boolean) | undefined;
+  /** When set, an `input:run` pauses at the first stop point where it holds ({@link applyPausable}). */
+  private pause: (() => boolean) | undefined;
   /** The input a stop interrupted: the machine is inside it. */
   private interrupted: InputPosition | undefined;
   /** True while a seek re-runs recorded inputs (no snapshots are taken then: they exist). */
@@ -190,7 +192,7 @@ export class Session {
       const outcome = this.machine.run({
         until,
         deadlineNs: i.deadlineNs as number | undefined,
-        stopAfter: this.stop,
+        stopAfter: this.pause ? () => this.stop?.() === true || this.pause!() : this.stop,
         onRound: () => this.snapshot(this.current),
       });
       if (outcome.reason === 'stopped') this.interrupted = this.current;
@@ -262,6 +264,43 @@ export class Session {
     }
     this.originSnapshot();
     this.execute(input.type === 'input:spawn' ? this.withProgramDigest(input) : input);
+  }
+
+  /**
+   * Applies an input as {@link apply} does, but an `input:run` pauses at the first stop point (between
+   * two CPU runs) where `pause` holds — a host-time budget, so a long run can yield to the event loop
+   * (where signals are delivered). Returns false when it paused: the input is not finished (no
+   * checkpoint yet, no other input accepted) until {@link resume} returns true. Pausing changes
+   * nothing of what the run does or journals.
+   *
+   * @example
+   * let done = s.applyPausable(input, overBudget);
+   * while (!done) { await yieldToEventLoop(); done = s.resume(overBudget); }
+   */
+  applyPausable(input: LogEntry, pause: () => boolean): boolean {
+    this.pause = pause;
+    try {
+      this.apply(input);
+    } finally {
+      this.pause = undefined;
+    }
+    return this.interrupted === undefined;
+  }
+
+  /** Goes on with the input {@link applyPausable} paused; returns false when it paused again. */
+  resume(pause: () => boolean): boolean {
+    const at = this.interrupted;
+    if (at === undefined || this.seeking) return true;
+    this.interrupted = undefined;
+    this.pause = pause;
+    try {
+      this.carryOut(this.entries[at.entry], at);
+    } finally {
+      this.pause = undefined;
+    }
+    if (this.interrupted !== undefined) return false;
+    this.snapshot(undefined);
+    return true;
   }
 
   /**
