@@ -47,9 +47,16 @@ describe('--format json', () => {
 
   it('should keep a path holding quotes as one string: a traced program cannot inject fields', () => {
     const path = '/tmp/a" injected="yes';
-    const text = ok(['trace', '-e', OPEN, '--run', `cat '${path}'`]);
+    // No such file in the guest: cat fails (exit 1, said on stderr) after the open was traced.
+    const failedCat = (args: string[]) => {
+      const r = int3(args);
+      expect(r.stderr).toBe('the run failed: workload "cat" (pid 1) exited with status 1\n');
+      expect(r.status).toBe(1);
+      return r.stdout;
+    };
+    const text = failedCat(['trace', '-e', OPEN, '--run', `cat '${path}'`]);
     expect(text).toContain('filename="/tmp/a" injected="yes"');
-    const [open] = checked(ok(['trace', '-e', OPEN, '--run', `cat '${path}'`, '--format', 'json'])).filter(
+    const [open] = checked(failedCat(['trace', '-e', OPEN, '--run', `cat '${path}'`, '--format', 'json'])).filter(
       (r) => r.type === 'event',
     );
     expect(open.args).toEqual({ dfd: '4294967196', filename: path });
