@@ -5,10 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogEntry } from '@int3/kernel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Int3Result, int3, ok } from '../int3.js';
 import { readEntries, writeCrafted, writeEntries } from './crafted-log.js';
 import { int3InProcess } from './in-process.js';
+
+// Each case spawns the CLI, a few times: on a loaded machine that takes minutes, not seconds.
+vi.setConfig({ testTimeout: 240_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'int3-reliability-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -194,7 +197,7 @@ describe('bounded reading', () => {
   it('should refuse a device or a FIFO as a log, without reading or waiting', () => {
     refused('/dev/zero', "cannot read log '/dev/zero': not a regular file (it is a device)");
     refused(fifo, `cannot read log '${fifo}': not a regular file (it is a FIFO)`);
-  });
+  }, 120_000);
 
   it('should refuse them as --image, --script and for insmod', () => {
     const image = int3(['trace', '--image', '/dev/zero', '--run', 'hello']);
@@ -209,7 +212,7 @@ describe('bounded reading', () => {
     const insmod = int3(['tracefs'], 'insmod /dev/zero\n');
     expect(insmod.stderr).toBe('insmod: ERROR: could not load module /dev/zero: not a regular file (it is a device)\n');
     expect(insmod.status).toBe(1);
-  });
+  }, 240_000);
 
   it('should stop reading a script piped on stdin at its size limit', () => {
     const r = int3(['tracefs'], 'x'.repeat(17 * 1024 * 1024));

@@ -2,8 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { int3, lines } from '../int3.js';
+
+// Each case spawns the CLI, a few times: on a loaded machine that takes minutes, not seconds.
+vi.setConfig({ testTimeout: 240_000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'int3-workloads-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
