@@ -50,7 +50,7 @@ describe('--format json', () => {
     // No such file in the guest: cat fails (exit 1, said on stderr) after the open was traced.
     const failedCat = (args: string[]) => {
       const r = int3(args);
-      expect(r.stderr).toBe('the run failed: workload "cat" (pid 1) exited with status 1\n');
+      expect(r.stderr).toBe('int3: the run failed: workload "cat" (pid 1) exited with status 1\n');
       expect(r.status).toBe(1);
       return r.stdout;
     };

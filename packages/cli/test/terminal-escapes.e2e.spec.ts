@@ -19,7 +19,7 @@ describe('terminal escapes', () => {
   it('should print a guest string with its controls as \\xNN, keeping printable UTF-8', () => {
     // No such file in the guest: cat fails (exit 1, said on stderr) after its open was traced.
     const r = int3(['trace', '-e', 'p:open do_sys_open filename=+0(%si):string', '--run', `cat 'a${ATTACK}é\u009b\\'`]);
-    expect(r.stderr).toBe('the run failed: workload "cat" (pid 1) exited with status 1\n');
+    expect(r.stderr).toBe('int3: the run failed: workload "cat" (pid 1) exited with status 1\n');
     expect(r.status).toBe(1);
     const out = r.stdout;
     expect(out).toContain('filename="a\\x1b]0;PWNED\\x07\\x1b[2Jé\\xc2\\x9b\\\\"');

@@ -43,7 +43,7 @@ describe('record stopped by a signal', () => {
       expect(r.signal).toBeNull();
       expect(r.status).toBe(STATUS[signal]);
       expect(lines(r.stdout)).toEqual([expect.stringMatching(/ open: .* filename="\/etc\/motd"$/)]);
-      expect(r.stderr).toMatch(/^interrupted \((Ctrl-C|SIGTERM|SIGHUP)\) at \d+\.\d{6} s of virtual time/);
+      expect(r.stderr).toMatch(/^int3: interrupted \((Ctrl-C|SIGTERM|SIGHUP)\) at \d+\.\d{6} s of virtual time/);
       const entries = readEntries(log);
       expect(entries.at(-1)).toMatchObject({ type: 'end', entries: entries.length - 1, stop: signal });
       const replayed = int3(['replay', log]);
@@ -87,7 +87,7 @@ describe('replay of one long crafted input', () => {
     setTimeout(() => p.child.kill('SIGINT'), 3000);
     const r = await p.done;
     expect(r.signal).toBeNull();
-    expect(r.stderr).toMatch(/^interrupted \(Ctrl-C\) at \d+\.\d{6} s of virtual time/);
+    expect(r.stderr).toMatch(/^int3: interrupted \(Ctrl-C\) at \d+\.\d{6} s of virtual time/);
     expect(r.status).toBe(130);
   }, 60_000);
 });
@@ -107,7 +107,7 @@ describe('-o', () => {
     const start = Date.now();
     const r = int3(['trace', '-o', '/nonexistent/x', '--run', 'spin 2000000000']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^cannot write '\/nonexistent\/x': no such directory '\/nonexistent'/);
+    expect(r.stderr).toMatch(/^int3: cannot write '\/nonexistent\/x': no such directory '\/nonexistent'/);
     expect(Date.now() - start).toBeLessThan(20_000);
     const rec = int3(['record', '-o', dir, '--run', 'hello']);
     expect(rec.stderr).toMatch(`cannot write '${dir}': it is a directory`);

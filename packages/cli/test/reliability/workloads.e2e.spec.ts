@@ -22,7 +22,7 @@ describe('a workload that fails', () => {
     ]) {
       const r = int3(args);
       expect(lines(r.stdout), args[0]).toContainEqual(expect.stringMatching(/ open: .*filename="\/nonexistent"$/));
-      expect(r.stderr, args[0]).toBe('the run failed: workload "cat" (pid 1) exited with status 1\n');
+      expect(r.stderr, args[0]).toBe('int3: the run failed: workload "cat" (pid 1) exited with status 1\n');
       expect(r.status, args[0]).toBe(1);
     }
   });
