@@ -247,8 +247,10 @@ describe('--image loader errors', () => {
       expect(call.status).toBe(2);
       expect(line).not.toMatch(/internal error/);
       expect(line).toMatch(/^(int3: )?(bad image: |image ')/);
+      const script = join(dir, 'empty.sh');
+      writeFileSync(script, '');
       const others = [
-        ['tracefs', '--image', file, '--script', '/dev/null'],
+        ['tracefs', '--image', file, '--script', script],
         ['trace', '--image', file],
       ];
       if (name === 'i386') others.push(['call', '--image', file, '-e', 'p add3', 'add3']);

@@ -201,7 +201,7 @@ describe('bounded reading', () => {
 
   it('should refuse them as --image, --script and for insmod', () => {
     const image = int3(['trace', '--image', '/dev/zero', '--run', 'hello']);
-    expect(image.stderr).toMatch("cannot read kernel image '/dev/zero': not a regular file (it is a device)");
+    expect(image.stderr).toMatch("cannot read image '/dev/zero': not a regular file (it is a device)");
     expect(image.status).toBe(2);
     const call = int3(['call', '--image', fifo, 'f']);
     expect(call.stderr).toMatch(`cannot read image '${fifo}': not a regular file (it is a FIFO)`);

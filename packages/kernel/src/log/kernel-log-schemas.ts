@@ -76,7 +76,16 @@ export const KERNEL_LOG_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<stri
       },
     },
   ],
-  ['input:insmod', { required: { name, data: base64 } }],
+  [
+    'input:insmod',
+    {
+      required: { name, data: base64 },
+      optional: {
+        params: arrayOf(text(4096), 0, MAX_ARGV, 'module parameters (name=value strings of at most 4096 characters)'),
+        sha256: sha256Hex,
+      },
+    },
+  ],
   ['input:rmmod', { required: { name: text(255, /^[^\0]+$/, 'a module name of 1 to 255 characters') } }],
   [
     'checkpoint',

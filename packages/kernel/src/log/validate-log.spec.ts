@@ -29,6 +29,14 @@ describe(validateLog, () => {
   it('should name the entry and what is wrong with a type-confused field', () => {
     const cases: [LogEntry, string][] = [
       [{ type: 'input:insmod', name: 'm.ko' }, "input:insmod needs 'data' (base64 of at most 67108864 bytes)"],
+      [
+        { type: 'input:insmod', name: 'm.ko', data: 'AA==', params: 'x=1' },
+        "input:insmod 'params' must be an array of 0 to 1024 module parameters",
+      ],
+      [
+        { type: 'input:insmod', name: 'm.ko', data: 'AA==', sha256: 'abc' },
+        "input:insmod 'sha256' must be a SHA-256 digest",
+      ],
       [{ type: 'input:spawn' }, "input:spawn needs 'argv'"],
       [{ type: 'input:run', pids: {} }, "input:run 'pids' must be an array of 1 to 1024 pids"],
       [
