@@ -23,6 +23,10 @@ export interface SchedulerView {
   readonly tasks: ReadonlyMap<number, Task>;
   /** The task running on each CPU (undefined while it idles). */
   readonly current: readonly (Task | undefined)[];
+  /** Whether any task is ready to run (queued, or current on a CPU). */
+  anyRunnable(): boolean;
+  /** The virtual time of the earliest sleeper's wake-up, if any. */
+  nextWakeup(): number | undefined;
 }
 
 /** Everything a {@link Scheduler} knows, copied: tasks with every field, in order (for machine snapshots). */
