@@ -10,9 +10,9 @@ function idleTo(quantum: number, deadlineNs: number, tickByTick: boolean) {
   const m = Machine.boot({ image, cpus: 2, quantum, programs: sampleProgram });
   let rounds = 0;
   // A hook with no idle predicate may have work every round: the loop then passes idle time tick by tick.
-  if (tickByTick) m.onRoundBoundary(() => rounds++);
+  if (tickByTick) m.kernel.onRoundBoundary(() => rounds++);
   else
-    m.onRoundBoundary(
+    m.kernel.onRoundBoundary(
       () => rounds++,
       () => true,
     );
@@ -38,7 +38,7 @@ describe('Machine.run idle until a deadline', () => {
   it('should pass 1e15 ns of idle time in a few rounds', () => {
     const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
     let rounds = 0;
-    m.onRoundBoundary(
+    m.kernel.onRoundBoundary(
       () => rounds++,
       () => true,
     );
