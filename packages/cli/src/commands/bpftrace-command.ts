@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
+import { AtomicOutput } from '../runtime/atomic-output.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { escapeControls } from '../runtime/escape-controls.js';
 import type { Interrupt } from '../runtime/interrupt.js';
@@ -17,7 +18,6 @@ import { STDOUT_PATH } from '../tracing/trace-sink.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
 import { CommonOptions } from './common-options.js';
-import { writeFile } from './trace-command.js';
 
 const EXAMPLE = `
 Examples:
@@ -80,6 +80,9 @@ export function registerBpftraceCommand(program: Command): void {
       const plan = parseTracePlan({ run: options.run, workload: workloadArgs, cpus: options.cpus }, 'bpftrace');
       const modules = (options.insmod ?? []).map((line) => parseInsmod(line, 'bpftrace'));
       const image = readKernelImage(options.image, 'bpftrace');
+      // -o is opened before the run (a path that cannot be written fails now) and renamed into place after.
+      const toFile = options.output !== undefined && options.output !== STDOUT_PATH;
+      const file = toFile ? AtomicOutput.open(options.output as string, 'bpftrace') : undefined;
       const c = createCliContainer(cmd, () => createTracedSession(image, plan.cpus, { command: 'bpftrace' }));
       const traced = c.get<TracedSession>(CliTokens.TracedSession);
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
@@ -107,9 +110,10 @@ export function registerBpftraceCommand(program: Command): void {
       const streams = bpftraceStreams(host);
       const env = environmentOf(cmd);
       env.writeErr(escapeControls(streams.stderr));
-      const toFile = options.output !== undefined && options.output !== STDOUT_PATH;
-      if (toFile) writeFile(options.output as string, streams.stdout);
-      else writeOut(cmd, escapeControls(streams.stdout));
+      if (file) {
+        file.write(streams.stdout);
+        file.commit();
+      } else writeOut(cmd, escapeControls(streams.stdout));
       if (outcome && !streams.exited && outcome.reason !== 'stopped') checkOutcome(outcome);
     });
 }
