@@ -152,6 +152,7 @@ function reportTotals(status) {
     'packages/cli',
     'examples/plugin-syscount',
     'apps/docs',
+    'tests/architecture',
     'tests/consumer',
     'examples/plugin-template',
   ];
