@@ -4,7 +4,7 @@
  * instructions (rep, repe, repne; DF both ways), against the host CPU with a scratch page mapped at
  * the same address on both sides.
  */
-import { FUZZ_RUNS } from './support/fuzz-settings.js';
+import { FUZZ_RUNS } from '../src/testing/fuzz-settings.js';
 import { describeInsnDifferential } from './support/insn-differential.js';
 import {
   memoryAluTemplates,

@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { corpusCallArbitrary } from './support/corpus-arbitrary.js';
+import { corpusCallArbitrary } from '../src/testing/corpus-arbitrary.js';
+import { CORPUS_FUNCTIONS } from '../src/testing/corpus-manifest.js';
 import { buildNativeCallRunner } from './support/corpus-builds.js';
-import { CORPUS_FUNCTIONS } from './support/corpus-manifest.js';
 import { runNativeCalls } from './support/run-native.js';
 
 const index = (name: string) => CORPUS_FUNCTIONS.findIndex((f) => f.name === name);

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CORPUS_FUNCTIONS } from './support/corpus-manifest.js';
+import { CORPUS_FUNCTIONS } from '../src/testing/corpus-manifest.js';
 import { CPU_PACKAGE_DIR } from './support/gcc-build.js';
 import { GuestImage } from './support/guest-image.js';
 

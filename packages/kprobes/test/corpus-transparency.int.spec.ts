@@ -1,10 +1,14 @@
+import {
+  CORPUS_FUNCTIONS,
+  type CorpusCall,
+  corpusCallArbitrary,
+  describeCall,
+  normaliseReturn,
+  seedFor,
+} from '@int3/cpu/testing';
 import type { Machine, PtRegs } from '@int3/kernel';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { corpusCallArbitrary } from '../../cpu/test/support/corpus-arbitrary.js';
-import { type CorpusCall, describeCall, normaliseReturn } from '../../cpu/test/support/corpus-call.js';
-import { CORPUS_FUNCTIONS } from '../../cpu/test/support/corpus-manifest.js';
-import { seedFor } from '../../cpu/test/support/fuzz-settings.js';
 import { isExceptionInsn } from '../src/arch/x86/is-exception-insn.js';
 import type { Kprobe } from '../src/core/kprobe.js';
 import type { Kretprobe } from '../src/core/kretprobe.js';

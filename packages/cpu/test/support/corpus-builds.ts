@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_FUNCTIONS } from './corpus-manifest.js';
+import { CORPUS_FUNCTIONS } from '../../src/testing/corpus-manifest.js';
 import { CORPUS_DIR, gccBuildCached, writeGeneratedSource } from './gcc-build.js';
 import { HOST_CORPUS_CFLAGS, KERNEL_CFLAGS, KERNEL_LDFLAGS, type OptLevel } from './kernel-flags.js';
 import { nativeDispatchSource } from './native-dispatch.js';

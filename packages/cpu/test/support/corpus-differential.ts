@@ -1,10 +1,16 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { corpusCallArbitrary } from './corpus-arbitrary.js';
+import { corpusCallArbitrary } from '../../src/testing/corpus-arbitrary.js';
+import {
+  type CorpusCall,
+  type CorpusResult,
+  describeCall,
+  normaliseReturn,
+  toHex,
+} from '../../src/testing/corpus-call.js';
+import { CORPUS_FUNCTIONS } from '../../src/testing/corpus-manifest.js';
+import { FUZZ_RUNS, seedFor } from '../../src/testing/fuzz-settings.js';
 import { buildCorpusImage, buildNativeCallRunner } from './corpus-builds.js';
-import { type CorpusCall, type CorpusResult, describeCall, normaliseReturn, toHex } from './corpus-call.js';
-import { CORPUS_FUNCTIONS } from './corpus-manifest.js';
-import { FUZZ_RUNS, seedFor } from './fuzz-settings.js';
 import { GuestImage } from './guest-image.js';
 import type { OptLevel } from './kernel-flags.js';
 import { runNativeCalls } from './run-native.js';

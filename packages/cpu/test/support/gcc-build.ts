@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const CPU_PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The C corpus shared by the differential tests, the sample image and the benchmark. */
-export const CORPUS_DIR = join(CPU_PACKAGE_DIR, 'corpus');
+export { CORPUS_DIR } from '../../src/testing/corpus-dir.js';
 
 /** Where compiled artefacts are cached (git-ignored), keyed by a hash of sources and flags. */
 export const BUILD_CACHE_DIR = join(CPU_PACKAGE_DIR, 'test', '.build');

@@ -3,7 +3,7 @@ import { loadElf } from '../../src/elf/load-elf.js';
 import { parseElf } from '../../src/elf/parse-elf.js';
 import { SymbolTable } from '../../src/elf/symbol-table.js';
 import { AddressSpace, Cpu, PageFlags, Reg, type RunResult } from '../../src/index.js';
-import type { CallBuffer } from './corpus-call.js';
+import type { CallBuffer } from '../../src/testing/corpus-call.js';
 
 /** Stack: 64 KiB, NX, like a kernel thread stack in the vmalloc area. */
 export const STACK_BASE = 0xffffc90000000000n;

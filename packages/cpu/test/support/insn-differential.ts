@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { Decoder, DecoderOptions, Mnemonic } from 'iced-x86';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { disassemble } from '../../src/index.js';
+import { FUZZ_RUNS, seedFor } from '../../src/testing/fuzz-settings.js';
 import { buildNativeInsnRunner } from './corpus-builds.js';
-import { FUZZ_RUNS, seedFor } from './fuzz-settings.js';
 import {
   COMPARED_FLAGS,
   type InsnCase,

@@ -1,4 +1,4 @@
-import type { ArgSpec, CorpusFunction, IntType } from './corpus-manifest.js';
+import type { ArgSpec, CorpusFunction, IntType } from '../../src/testing/corpus-manifest.js';
 
 const C_TYPE: Record<IntType, string> = {
   u8: 'uint8_t',
@@ -39,7 +39,7 @@ function callCase(f: CorpusFunction, index: number): string {
  */
 export function nativeDispatchSource(functions: readonly CorpusFunction[]): string {
   return [
-    '/* Generated from test/support/corpus-manifest.ts: do not edit. */',
+    '/* Generated from src/testing/corpus-manifest.ts: do not edit. */',
     '#include "corpus.h"',
     '',
     'uint64_t int3_dispatch(unsigned fn, const uint64_t *a, uint64_t *hi);',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { type CorpusCall, type CorpusResult, toHex } from './corpus-call.js';
+import { type CorpusCall, type CorpusResult, toHex } from '../../src/testing/corpus-call.js';
 
 /** A call as one protocol line of `call-runner.c`. */
 function callLine(call: CorpusCall): string {

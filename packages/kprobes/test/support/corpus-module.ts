@@ -4,14 +4,19 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseElf } from '@int3/cpu';
+import {
+  CORPUS_DIR,
+  CORPUS_FUNCTIONS,
+  type CorpusCall,
+  type CorpusFunction,
+  type CorpusResult,
+  normaliseReturn,
+  toHex,
+} from '@int3/cpu/testing';
 import type { LoadedModule, Machine } from '@int3/kernel';
-import { type CorpusCall, type CorpusResult, normaliseReturn, toHex } from '../../../cpu/test/support/corpus-call.js';
-import { CORPUS_FUNCTIONS, type CorpusFunction } from '../../../cpu/test/support/corpus-manifest.js';
 import { type DecodedInsn, decodeInsn } from '../../src/arch/x86/decode-insn.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** `packages/cpu/corpus`: the C corpus of the CPU's differential tests. */
-const CORPUS_DIR = join(HERE, '..', '..', '..', 'cpu', 'corpus');
 /** Git-ignored cache of compiled corpus modules (`packages/*\/test/.build/`). */
 const BUILD_DIR = join(HERE, '..', '.build');
 
