@@ -1,4 +1,4 @@
-import type { Cpu } from './cpu.js';
+import type { CpuTraps } from './cpu-traps.js';
 import { toBig } from './cpu-core.js';
 import type { RegIndex } from './reg.js';
 
@@ -30,7 +30,7 @@ export interface CpuContext {
 }
 
 /** The full register file of `cpu` as plain data. */
-export function captureContext(cpu: Cpu): CpuContext {
+export function captureContext(cpu: CpuTraps): CpuContext {
   const gpr: bigint[] = [];
   for (let r = 0; r < 16; r++) gpr.push(toBig(cpu.R[r], cpu.H[r]));
   return {
@@ -58,7 +58,7 @@ export function captureContext(cpu: Cpu): CpuContext {
 }
 
 /** Loads a context produced by captureContext into `cpu`. */
-export function applyContext(cpu: Cpu, c: CpuContext): void {
+export function applyContext(cpu: CpuTraps, c: CpuContext): void {
   for (let r = 0; r < 16; r++) cpu.setReg(r as RegIndex, c.gpr[r]);
   cpu.rip = c.rip;
   cpu.rflags = c.rflags;
