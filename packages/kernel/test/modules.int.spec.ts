@@ -198,8 +198,9 @@ describe('ModuleLoader.load', () => {
     const { m, seen } = boot();
     const pages = mappedPages(m);
     const e = errorOf(() => m.modules.load(ko('needsym'), 'needsym.ko'));
-    expect(e).toMatchObject({ code: 'BAD_MODULE' });
+    expect(e).toMatchObject({ code: 'ENOENT' });
     expect(e.message).toMatch(/^needsym: Unknown symbol int3_no_such_function\b/);
+    expect(m.printk.dmesg()).toMatch(/\] needsym: Unknown symbol int3_no_such_function \(err -2\)$/m);
     expect(seen).toEqual([]);
     expect(m.printk.dmesg()).not.toContain('needsym: must never load');
     expect(mappedPages(m)).toEqual(pages);

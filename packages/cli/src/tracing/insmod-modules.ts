@@ -46,7 +46,14 @@ export function readModuleFile(file: string): Uint8Array {
  *
  * @see kernel/module/main.c load_module()
  */
-export function insmodModule(t: TracedSession, file: string, bytes: Uint8Array, params: readonly string[]): void {
+export function insmodModule(
+  t: TracedSession,
+  file: string,
+  bytes: Uint8Array,
+  params: readonly string[],
+  /** Add the kernel's own reason, where no `dmesg` shows it (`--insmod` on the command line). */
+  withKernelReason = false,
+): void {
   try {
     t.session.apply({
       type: 'input:insmod',
@@ -57,7 +64,9 @@ export function insmodModule(t: TracedSession, file: string, bytes: Uint8Array, 
     });
   } catch (error) {
     if (error instanceof KernelError) {
-      throw new CliError('failure', `insmod: ERROR: could not insert module ${file}: ${error.message}`);
+      const what = insmodStrerror(error);
+      const why = withKernelReason && what !== error.message ? ` (the kernel log: ${error.message})` : '';
+      throw new CliError('failure', `insmod: ERROR: could not insert module ${file}: ${what}${why}`);
     }
     throw error;
   }
@@ -65,5 +74,16 @@ export function insmodModule(t: TracedSession, file: string, bytes: Uint8Array, 
 
 /** Loads each `--insmod`, in order. */
 export function insmodAll(t: TracedSession, loads: readonly ModuleLoad[]): void {
-  for (const { file, params } of loads) insmodModule(t, file, readModuleFile(file), params);
+  for (const { file, params } of loads) insmodModule(t, file, readModuleFile(file), params, true);
+}
+
+/**
+ * What insmod says of a failed load: kmod's words for the errnos it translates (a module that does
+ * not link is ENOENT, "Unknown symbol in module"; the kernel log names each symbol), else the kernel's
+ * own message.
+ * @see kmod tools/insmod.c mod_strerror()
+ */
+function insmodStrerror(error: KernelError): string {
+  if (error.code === 'ENOENT') return 'Unknown symbol in module';
+  return error.message;
 }

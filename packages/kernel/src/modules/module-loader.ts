@@ -19,6 +19,7 @@ import type { Clock } from '../machine/cpu-clocks.js';
 import type { GuestCalls } from '../machine/kernel-api.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import type { KernelMemory } from '../mm/kernel-memory.js';
+import { LogLevel } from '../printk/printk-buffer.js';
 import { setModuleParams } from './module-params.js';
 import { applyRelocation } from './relocate.js';
 
@@ -137,6 +138,7 @@ export class ModuleLoader {
     if (elf.type !== 'rel')
       throw new KernelError('BAD_MODULE', `${fileName}: not a relocatable object (ET_REL); build it with gcc -c`);
     this.m.defineApiGates();
+    this.checkUndefinedSymbols(elf, name, cpu);
     const { sections, regions, commons } = this.layout(elf, name);
     const m = this.m;
     const symbolAddress = (sym: ElfSymbol): bigint => this.resolve(sym, sections, commons, name);
@@ -400,6 +402,27 @@ export class ModuleLoader {
     return out;
   }
 
+  /**
+   * Every undefined symbol the module names must be a global kernel symbol. Each one that is not is
+   * logged as Linux's `simplify_symbols()` logs it (`mod: Unknown symbol foo (err -2)`, KERN_WARNING),
+   * all of them before the load fails with ENOENT — which insmod reports as "Unknown symbol in module".
+   * @see kernel/module/main.c simplify_symbols()
+   */
+  private checkUndefinedSymbols(elf: ElfFile, name: string, cpu: number): void {
+    const unknown = elf.symbols.filter(
+      (sym) => sym.index !== 0 && sym.shndx === SHN_UNDEF && sym.name !== '' && !this.kernelSymbol(sym.name),
+    );
+    for (const sym of unknown) this.m.events.log(cpu, LogLevel.WARNING, `${name}: Unknown symbol ${sym.name} (err -2)`);
+    if (unknown.length > 0) {
+      throw new KernelError('ENOENT', `${name}: Unknown symbol ${unknown[0]!.name} (err -2)`);
+    }
+  }
+
+  /** The global kernel symbol `name` links to: only global ones link, as only exported ones do in Linux. */
+  private kernelSymbol(name: string): bigint | undefined {
+    return this.m.kallsyms.lookupAll(name).find((s) => s.type === s.type.toUpperCase())?.address;
+  }
+
   private resolve(sym: ElfSymbol, sections: Map<number, bigint>, commons: Map<number, bigint>, name: string): bigint {
     if (sym.shndx === SHN.ABS) return sym.value;
     if (sym.shndx === SHN.COMMON) return commons.get(sym.index)!;
@@ -419,8 +442,8 @@ export class ModuleLoader {
       );
     }
     // Only global symbols link, as only exported ones do in Linux: a `static` function is not an API.
-    const k = this.m.kallsyms.lookupAll(sym.name).find((s) => s.type === s.type.toUpperCase());
-    if (!k) throw new KernelError('BAD_MODULE', `${name}: Unknown symbol ${sym.name} (err -2)`);
-    return k.address;
+    const k = this.kernelSymbol(sym.name);
+    if (k === undefined) throw new KernelError('ENOENT', `${name}: Unknown symbol ${sym.name} (err -2)`);
+    return k;
   }
 }
