@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { ElfError, type ElfFile, parseElf, SymbolTable, sampleElfUrl } from '@int3/cpu';
 import { CliError } from '../cli-error.js';
 import { readBoundedFile } from '../runtime/read-bounded-file.js';
-import { MAX_IMAGE_BYTES } from '../tracing/traced-session.js';
+
+/** The largest image (`--image`) a command reads. */
+export const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
 
 /** A parsed, linked image with its symbols. */
 export interface GuestImage {

@@ -18,9 +18,6 @@ import { TraceFs } from '@int3/tracer-plugins';
 import { loadImage } from '../call/load-image.js';
 import { CliError } from '../cli-error.js';
 
-/** The largest kernel image (`--image`) a command reads. */
-export const MAX_IMAGE_BYTES = 256 * 1024 * 1024;
-
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
 export const TRACEFS_WRITE = 'input:tracefs-write';
 

@@ -410,7 +410,7 @@ export class ModuleLoader {
    */
   private checkUndefinedSymbols(elf: ElfFile, name: string, cpu: number): void {
     const unknown = elf.symbols.filter(
-      (sym) => sym.index !== 0 && sym.shndx === SHN_UNDEF && sym.name !== '' && !this.kernelSymbol(sym.name),
+      (sym) => sym.index !== 0 && sym.shndx === SHN.UNDEF && sym.name !== '' && !this.kernelSymbol(sym.name),
     );
     for (const sym of unknown) this.m.events.log(cpu, LogLevel.WARNING, `${name}: Unknown symbol ${sym.name} (err -2)`);
     if (unknown.length > 0) {

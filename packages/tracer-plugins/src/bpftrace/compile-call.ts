@@ -4,7 +4,7 @@ import { keyId, type Value } from './bpf-map.js';
 import { BpftraceError } from './bpftrace-error.js';
 import { BOOL, INT64, isInteger, NONE, typeName, UINT64 } from './bpftrace-type.js';
 import type { CompileContext, Compiled, Frame } from './compile-context.js';
-import { asInt, compileKeys } from './compile-expr.js';
+import { asInt, compileKeys } from './compile-keys.js';
 import { formatPrintf, parsePrintfFormat } from './printf-format.js';
 import { renderMap } from './render-map.js';
 import type { SourceLocation } from './source-location.js';

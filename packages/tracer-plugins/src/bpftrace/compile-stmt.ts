@@ -4,7 +4,8 @@ import { BpftraceError } from './bpftrace-error.js';
 import { type AggregationKind, type BpfType, compatible, isInteger, typeName, widen } from './bpftrace-type.js';
 import { AGGREGATIONS, literal } from './compile-call.js';
 import type { CompileContext, Frame } from './compile-context.js';
-import { arith, asInt, compileEntry, compileKeys, truth } from './compile-expr.js';
+import { arith, compileEntry, truth } from './compile-expr.js';
+import { asInt, compileKeys } from './compile-keys.js';
 import { linearBucketIndex, log2BucketIndex } from './hist-buckets.js';
 
 /** What a statement tells its enclosing block: go on, or leave a loop or the probe. */
