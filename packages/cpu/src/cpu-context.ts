@@ -1,5 +1,5 @@
-import type { CpuTraps } from './cpu-traps.js';
 import { toBig } from './cpu-core.js';
+import type { CpuTraps } from './cpu-traps.js';
 import type { RegIndex } from './reg.js';
 
 /**
