@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ describe(serveStatic, () => {
       expect((await get('/int3/%2e%2e/%2e%2e/etc/passwd')).slice(0, 3)).toBe('404');
     } finally {
       await site.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
