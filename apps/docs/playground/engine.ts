@@ -21,7 +21,11 @@ class BudgetInterrupt extends Interrupt {
     super();
   }
   override get requested(): boolean {
-    return super.requested || this.retired() > this.budget;
+    return this.signal !== undefined;
+  }
+  /** Over the budget, the run stops as at Ctrl-C (SIGINT). */
+  override get signal(): Interrupt['signal'] {
+    return super.signal ?? (this.retired() > this.budget ? 'SIGINT' : undefined);
   }
 }
 
@@ -42,7 +46,10 @@ export class PlaygroundEngine {
     switch (request.type) {
       case 'boot': {
         const start = performance.now();
-        const t = createTracedSession({ bytes: vmlinux(), name: SAMPLE_IMAGE_PATH.split('/').pop()! }, request.cpus);
+        // Caused events are journaled, as `int3 record` journals them, so the downloaded log replays.
+        const t = createTracedSession({ bytes: vmlinux(), name: SAMPLE_IMAGE_PATH.split('/').pop()! }, request.cpus, {
+          recordEvents: true,
+        });
         this.traced = t;
         this.interrupt = new BudgetInterrupt(() => retired(t));
         this.shell = new TracefsShell(
@@ -58,7 +65,7 @@ export class PlaygroundEngine {
       case 'log':
         if (this.traced === undefined)
           return { type: 'error', id: request.id, message: 'int3: the machine is not booted' };
-        return { type: 'log', id: request.id, text: this.traced.session.text() };
+        return { type: 'log', id: request.id, text: this.traced.session.completeText() };
       case 'exec': {
         const { shell, interrupt, traced } = this;
         if (shell === undefined || interrupt === undefined || traced === undefined) {

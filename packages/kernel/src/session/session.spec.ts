@@ -21,6 +21,17 @@ function record(cpus = 2): Session {
 }
 
 describe(Session, () => {
+  it('should give the log so far as a complete recording (with its end record) and go on taking inputs', () => {
+    const s = Session.create({ ...base, cpus: 2 });
+    s.runWorkloads([['cat', '/etc/motd']]);
+    const saved = s.completeText();
+    const valid = Session.readLog(enc(saved), 'saved.int3log');
+    expect(valid.end).toMatchObject({ type: 'end', entries: s.log().length, stop: 'complete', hash: s.hash() });
+    expect(Session.replay(enc(saved), 'saved.int3log', { image, programs: sampleProgram }).hash()).toBe(s.hash());
+    s.runWorkloads([['hello']]);
+    expect(s.text().startsWith(saved.slice(0, saved.lastIndexOf('\n', saved.length - 2) + 1))).toBe(true);
+  });
+
   it('should give byte-identical logs for the same inputs', () => {
     expect(record(4).text()).toBe(record(4).text());
   });

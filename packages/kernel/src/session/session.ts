@@ -378,6 +378,26 @@ export class Session {
     return logHeaderLine() + this.entries.map(encodeLogLine).join('');
   }
 
+  /**
+   * The log file as a complete recording of the run so far: {@link text} with the end record {@link end}
+   * would journal (or has), while the session itself goes on taking inputs — for a run saved midway, as
+   * the playground's download does.
+   */
+  completeText(): string {
+    if (this.ended) return this.text();
+    if (this.cursor !== this.entries.length || this.interrupted) {
+      throw new KernelError('EBUSY', 'completeText(): the machine is in the past after seek()');
+    }
+    const end: LogEnd = {
+      type: 'end',
+      entries: this.entries.length,
+      inputs: this.inputs,
+      hash: this.hash(),
+      stop: 'complete',
+    };
+    return this.text() + encodeLogLine(end);
+  }
+
   /** Stops journaling caused events (and with it, seeking). */
   close(): void {
     this.closed = true;
