@@ -10,7 +10,7 @@ import { addr, bootWithKprobes, boundaries, findInsn, run, x86 } from './support
 /** A booted machine with jump optimization off: an optimized probe would take no int3 at all. */
 function boot(cpus?: number, quantum?: number): { m: Machine; k: Kprobes } {
   const booted = bootWithKprobes(cpus, quantum);
-  booted.k.setOptimization(false);
+  booted.k.optimization.enabled = false;
   return booted;
 }
 
@@ -99,15 +99,15 @@ describe('boosting (KprobeBooster)', () => {
     const { m, k } = bootWithKprobes();
     const seen = hitPaths(k);
     k.registerKprobe({ symbolName: 'optprobe_jcc_in_region', preHandler: () => 0 });
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(callCounting(m, 'optprobe_jcc_in_region', 4n)).toEqual({ result: 5n, traps: [3, 1] });
     expect(callCounting(m, 'optprobe_jcc_in_region', 4n)).toEqual({ result: 5n, traps: [3] });
     expect(seen.paths).toEqual(['int3', 'boosted']);
   });
 
-  it('should never boost with k.arch.boosting = false (CONFIG_PREEMPT)', () => {
+  it('should never boost with k.config.boosting = false (CONFIG_PREEMPT)', () => {
     const { m, k } = boot();
-    k.arch.boosting = false;
+    k.config.boosting = false;
     k.registerKprobe({ symbolName: 'kprobe_target', preHandler: () => 0 });
     for (let i = 0; i < 3; i++) expect(callCounting(m, 'kprobe_target', 9n).traps).toEqual([3, 1]);
     expect((k.get(addr(m, 'kprobe_target'))!.arch as X86Site).boost.boostable).toBe(0);

@@ -186,16 +186,16 @@ describe('enable, disable and the global switch', () => {
     const off: Kprobe = { symbolName: 'vfs_write', flags: KprobeFlag.DISABLED };
     k.registerKprobe(kp);
     k.registerKprobe(off);
-    expect(k.writeEnabled('0\n')).toBe(true);
-    expect(k.enabledText()).toBe('0\n');
+    expect(k.debugfs.writeEnabled('0\n')).toBe(true);
+    expect(k.debugfs.enabled()).toBe('0\n');
     run(m, ['cat', '/etc/hostname']);
     expect(hits).toBe(0);
-    expect(k.list()).not.toContain('vfs_read+0x0    [DISABLED]');
-    expect(k.writeEnabled('y')).toBe(true);
+    expect(k.debugfs.list()).not.toContain('vfs_read+0x0    [DISABLED]');
+    expect(k.debugfs.writeEnabled('y')).toBe(true);
     run(m, ['cat', '/etc/hostname']);
     expect(hits).toBeGreaterThan(0);
     expect(m.space.readU8(off.addr!)).not.toBe(0xcc);
-    expect(k.writeEnabled('x')).toBe(false);
+    expect(k.debugfs.writeEnabled('x')).toBe(false);
     expect(m.printk.dmesg()).toMatch(/Kprobes globally disabled\n.*Kprobes globally enabled/);
   });
 });
@@ -206,7 +206,7 @@ describe('debugfs', () => {
     k.registerKprobe({ symbolName: 'vfs_read' });
     k.registerKprobe({ symbolName: 'vfs_write', offset: 1, flags: KprobeFlag.DISABLED });
     const px = (a: bigint) => a.toString(16).padStart(16, '0');
-    const lines = k.list().split('\n').filter(Boolean).sort();
+    const lines = k.debugfs.list().split('\n').filter(Boolean).sort();
     expect(lines).toEqual(
       [
         `${px(addr(m, 'vfs_read'))}  k  vfs_read+0x0    `,
@@ -214,13 +214,13 @@ describe('debugfs', () => {
       ].sort(),
     );
     // Without the kretprobe booster the trampoline has a kprobe of its own, listed as 2.6.12 lists it.
-    k.kretprobes.booster = false;
-    expect(k.list()).toContain(`${px(addr(m, 'kretprobe_trampoline'))}  k  kretprobe_trampoline+0x0    \n`);
-    expect(k.blacklistText()).toMatch(/^0x[0-9a-f]{16}-0x[0-9a-f]{16}\tentry_SYSCALL_64\n/m);
+    k.config.kretprobeBooster = false;
+    expect(k.debugfs.list()).toContain(`${px(addr(m, 'kretprobe_trampoline'))}  k  kretprobe_trampoline+0x0    \n`);
+    expect(k.debugfs.blacklist()).toMatch(/^0x[0-9a-f]{16}-0x[0-9a-f]{16}\tentry_SYSCALL_64\n/m);
     // One line per address (entry_SYSCALL_64 shares its address with the __entry_text_start marker).
-    const blacklist = k.blacklistText().trim().split('\n');
+    const blacklist = k.debugfs.blacklist().trim().split('\n');
     expect(new Set(blacklist).size).toBe(blacklist.length);
-    expect(k.blacklistText()).toMatch(/\tkretprobe_trampoline\n/);
+    expect(k.debugfs.blacklist()).toMatch(/\tkretprobe_trampoline\n/);
   });
 });
 
@@ -312,12 +312,13 @@ describe('faults during the single-step', () => {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IMAGE_DIR } from '@int3/kernel';
+import { kprobesCore } from '../src/kprobes.js';
 
 function readHelloModule(): Uint8Array {
   return new Uint8Array(readFileSync(join(IMAGE_DIR, 'modules', 'hello.ko')));
 }
 
-describe('Kprobes.getHalves', () => {
+describe('KprobesCore.getHalves', () => {
   it('should find a site by the int32 halves of its address, as the trap path looks it up', () => {
     const { m, k } = bootWithKprobes();
     const at = addr(m, 'do_sys_open');
@@ -325,11 +326,11 @@ describe('Kprobes.getHalves', () => {
     k.registerKprobe(p);
     const lo = Number(BigInt.asIntN(32, at));
     const hi = Number(BigInt.asIntN(32, at >> 32n));
-    expect(k.getHalves(lo, hi)).toBe(k.get(at));
-    expect(k.getHalves(lo, hi)?.addr).toBe(at);
-    expect(k.getHalves(lo, 0)).toBeUndefined();
-    expect(k.getHalves((lo + 1) | 0, hi)).toBeUndefined();
+    expect(kprobesCore(k).getHalves(lo, hi)).toBe(k.get(at));
+    expect(kprobesCore(k).getHalves(lo, hi)?.addr).toBe(at);
+    expect(kprobesCore(k).getHalves(lo, 0)).toBeUndefined();
+    expect(kprobesCore(k).getHalves((lo + 1) | 0, hi)).toBeUndefined();
     k.unregisterKprobe(p);
-    expect(k.getHalves(lo, hi)).toBeUndefined();
+    expect(kprobesCore(k).getHalves(lo, hi)).toBeUndefined();
   });
 });

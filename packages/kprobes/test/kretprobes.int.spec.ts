@@ -3,6 +3,7 @@ import type { Machine } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import type { Kretprobe } from '../src/core/kretprobe.js';
 import { KprobeError } from '../src/kprobe-error.js';
+import { kprobesCore } from '../src/kprobes.js';
 import { addr, bootWithKprobes, run } from './support/machine.js';
 
 /** The #BP and #DB traps among `traps`, as [vector, symbol+offset]. */
@@ -23,14 +24,14 @@ describe('kretprobes', () => {
         rets.push(regs.ax);
         // As trampoline_handler runs it: current_kprobe is the kretprobe's own, ip is the trampoline.
         seen.push(
-          `${k.kcb[regs.cpu.id].current?.symbol} ${m.kallsyms.format(regs.ip)} ${m.kallsyms.format(ri.retAddr)}`,
+          `${kprobesCore(k).kcb[regs.cpu.id].current?.symbol} ${m.kallsyms.format(regs.ip)} ${m.kallsyms.format(ri.retAddr)}`,
         );
       },
     };
-    k.setOptimization(false);
-    k.arch.boosting = false;
+    k.optimization.enabled = false;
+    k.config.boosting = false;
     k.registerKretprobe(rp);
-    expect(k.kretprobes.booster).toBe(true);
+    expect(k.config.kretprobeBooster).toBe(true);
     const traps: TrapEvent[] = [];
     m.traps$.subscribe((t) => traps.push(t));
     const events: string[] = [];
@@ -43,7 +44,7 @@ describe('kretprobes', () => {
     expect(rets).toEqual([0n]);
     expect(seen).toEqual([expect.stringMatching(/^sys_mkdir\+0x0 kretprobe_trampoline\+0x0\/0x10 do_syscall_64\+0x/)]);
     expect(events.filter((e) => e === 'kretprobe:trampoline-hit')).toHaveLength(1);
-    expect(k.kcb.every((c) => c.current === undefined)).toBe(true);
+    expect(kprobesCore(k).kcb.every((c) => c.current === undefined)).toBe(true);
   });
 
   it('should take exactly four interruptions per call without the booster: int3 at entry, its step, int3 at the trampoline, its step', () => {
@@ -51,8 +52,8 @@ describe('kretprobes', () => {
     const rets: bigint[] = [];
     const rp: Kretprobe = { kp: { symbolName: 'sys_mkdir' }, handler: (_ri, regs) => rets.push(regs.ax) };
     // The int3 path: a jump-optimized entry probe would take no trap at all.
-    k.setOptimization(false);
-    k.kretprobes.booster = false;
+    k.optimization.enabled = false;
+    k.config.kretprobeBooster = false;
     k.registerKretprobe(rp);
     const traps: TrapEvent[] = [];
     m.traps$.subscribe((t) => traps.push(t));
@@ -87,8 +88,8 @@ describe('kretprobes', () => {
     ].map((argv) => m.spawn(argv));
     const done = () => tasks.every((t) => t.exited);
     // Stop (mid-slice, at a gate) with a return in flight.
-    m.run({ until: done, stopAfter: () => k.kretprobes.activeInstances > 0 });
-    expect(k.kretprobes.activeInstances).toBeGreaterThan(0);
+    m.run({ until: done, stopAfter: () => kprobesCore(k).kretprobes.activeInstances > 0 });
+    expect(kprobesCore(k).kretprobes.activeInstances).toBeGreaterThan(0);
     k.unregisterKretprobe(rp);
     rp.kp.addr = undefined;
     seen.length = 0;
@@ -98,7 +99,7 @@ describe('kretprobes', () => {
     expect(m.run({ until: done }).reason).toBe('done');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((g) => g !== 2)).toEqual([]);
-    expect(k.kretprobes.activeInstances).toBe(0);
+    expect(kprobesCore(k).kretprobes.activeInstances).toBe(0);
   });
 
   it('should give back the instances of a task that exits inside the probed function (kprobe_flush_task)', () => {
@@ -110,7 +111,7 @@ describe('kretprobes', () => {
     for (let i = 0; i < 4; i++) expect(run(m, ['hello'])).toMatch(/hello/i);
     expect(returns).toBeGreaterThan(4);
     expect(rp.nmissed).toBe(0);
-    expect(k.kretprobes.activeInstances).toBe(0);
+    expect(kprobesCore(k).kretprobes.activeInstances).toBe(0);
   });
 
   it('should let a handler change the return value: sys_mkdir fails with -ENOMEM', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
+import { kprobesCore } from '../src/kprobes.js';
 import { assemble } from './support/assemble.js';
 import { addr, bootWithKprobes, boundaries, run } from './support/machine.js';
 
@@ -95,7 +96,7 @@ describe('kprobes/list type letters', () => {
     k.registerKretprobe({ kp: { symbolName: 'vfs_write' } });
     k.registerJprobe({ kp: { symbolName: 'do_sys_open' }, entry: () => {} });
     const px = (a: bigint) => a.toString(16).padStart(16, '0');
-    const list = k.list();
+    const list = k.debugfs.list();
     expect(list).toContain(`${px(addr(m, 'vfs_read'))}  k  vfs_read+0x0    \n`);
     expect(list).toContain(`${px(addr(m, 'vfs_write'))}  r  vfs_write+0x0    \n`);
     expect(list).toContain(`${px(addr(m, 'do_sys_open'))}  j  do_sys_open+0x0    \n`);
@@ -110,7 +111,7 @@ describe('consistency checks', () => {
     'should print the kretprobe BUG! report when a return does not match its instance, %s the booster',
     (_, booster) => {
       const { m, k } = bootWithKprobes();
-      k.kretprobes.booster = booster;
+      k.config.kretprobeBooster = booster;
       k.registerKretprobe({ kp: { symbolName: 'sys_mkdir' }, handler: () => {} });
       // At sys_mkdir's ret, move the return address (now the trampoline) 16 bytes down the stack, as a
       // stack-switching bug would: the trampoline is then reached with an sp no instance recorded.
@@ -140,7 +141,7 @@ describe('consistency checks', () => {
 
   it('should report a jprobe whose saved stack pointer no longer matches, and kill the task', () => {
     const { m, k } = bootWithKprobes();
-    const off = k.arch.text.savedSpOffset;
+    const off = kprobesCore(k).arch.text.savedSpOffset;
     // A guest entry that corrupts the per-CPU jprobe_saved_rsp (by 8) before jprobe_return.
     const source = [
       '  .text',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { IMAGE_DIR, Machine, ModuleState, type PtRegName, readSampleImage, sampleProgram } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { Kprobes } from '../src/index.js';
+import { kprobesCore } from '../src/kprobes.js';
 import { machineHost } from '../src/machine-host.js';
 import { bindGuestKprobes } from '../src/module-api/guest-kprobes.js';
 import { KprobeLayout } from '../src/module-api/guest-layout.js';
@@ -18,7 +19,7 @@ const hex = (v: bigint) => v.toString(16).padStart(16, '0');
 function boot() {
   const m = Machine.boot({ image, cpus: 2, programs: sampleProgram });
   const kprobes = Kprobes.init(m);
-  const guest = bindGuestKprobes(machineHost(m), kprobes);
+  const guest = bindGuestKprobes(machineHost(m), kprobesCore(kprobes));
   const sym = (n: string) => m.kallsyms.lookupName(n)!.address;
   /** Runs a workload to its exit; returns what it printed. */
   const run = (argv: string[]) => {
@@ -69,7 +70,7 @@ describe('kprobe_example.ko', () => {
     const addr = sym('__blockdev_direct_IO');
     m.modules.load(ko('kprobe_example'), 'kprobe_example.ko');
     expect(dmesg(/^kprobe_example: planted/)).toEqual([`kprobe_example: planted kprobe at 0x${hex(addr)}`]);
-    expect(kprobes.list()).toContain(`${hex(addr)}  k  __blockdev_direct_IO+0x0`);
+    expect(kprobes.debugfs.list()).toContain(`${hex(addr)}  k  __blockdev_direct_IO+0x0`);
     // Registered after the module's: aggregated, and run after it (newest first).
     const host = spy(addr, ['di', 'si']);
     const count = hits(addr);
@@ -95,7 +96,7 @@ describe('kprobe_example.ko', () => {
     // Without its post_handler (cleared before init registers it) the probe can be optimized.
     const pre = (optimized: boolean) => {
       const { m, kprobes, sym, run, dmesg, hits } = boot();
-      if (!optimized) kprobes.setOptimization(false);
+      if (!optimized) kprobes.optimization.enabled = false;
       const addr = sym('__blockdev_direct_IO');
       m.modules.onModule((state, mod) => {
         if (state !== ModuleState.COMING || mod.name !== 'kprobe_example') return;
@@ -104,7 +105,7 @@ describe('kprobe_example.ko', () => {
         m.space.writeU64(kp + BigInt(KprobeLayout.postHandler), 0n);
       });
       m.modules.load(ko('kprobe_example'), 'kprobe_example.ko');
-      kprobes.optimizeNow();
+      kprobes.optimization.runNow();
       expect(kprobes.get(addr)!.optimized).toBe(optimized);
       const count = hits(addr);
       const { out } = run(['dd', '3']);
@@ -127,7 +128,7 @@ describe('kprobe_example.ko', () => {
     expect(m.space.readU8(addr)).toBe(0xcc);
     m.modules.unload('kprobe_example');
     expect(dmesg(/unregistered/)).toEqual([`kprobe_example: kprobe at 0x${hex(addr)} unregistered, 0 missed`]);
-    expect(kprobes.list()).not.toContain('__blockdev_direct_IO');
+    expect(kprobes.debugfs.list()).not.toContain('__blockdev_direct_IO');
     expect(guest.addresses()).toEqual([]);
     expect(m.space.readU8(addr)).toBe(original);
     run(['dd', '1']);
@@ -144,7 +145,7 @@ describe('jprobe_example.ko', () => {
     expect(dmesg(/^jprobe_example: planted/)).toEqual([
       `jprobe_example: planted jprobe at 0x${hex(addr)}, handler addr 0x${hex(entry)}`,
     ]);
-    expect(kprobes.list()).toContain(`${hex(addr)}  j  ip_queue_xmit+0x0`);
+    expect(kprobes.debugfs.list()).toContain(`${hex(addr)}  j  ip_queue_xmit+0x0`);
     const host = spy(addr, ['di', 'si', 'dx']);
     const count = hits(addr);
     const { out, task } = run(['net', '3']);
@@ -165,7 +166,7 @@ describe('jprobe_example.ko', () => {
     m.modules.load(ko('jprobe_example'), 'jprobe_example.ko');
     m.modules.unload('jprobe_example');
     expect(dmesg(/jprobe_example: jprobe at 0x[0-9a-f]{16} unregistered/).length).toBe(1);
-    expect(kprobes.list()).not.toContain('ip_queue_xmit');
+    expect(kprobes.debugfs.list()).not.toContain('ip_queue_xmit');
     run(['net', '1']);
     expect(dmesg(/^jprobe: /)).toEqual([]);
   });
@@ -179,7 +180,7 @@ describe('kretprobe_example.ko', () => {
     expect(dmesg(/^kretprobe_example: planted/)).toEqual([
       `kretprobe_example: planted return probe at 0x${hex(addr)}, maxactive 20`,
     ]);
-    expect(kprobes.list()).toContain(`${hex(addr)}  r  sys_mkdir+0x0`);
+    expect(kprobes.debugfs.list()).toContain(`${hex(addr)}  r  sys_mkdir+0x0`);
     expect(run(['mkdir', '/tmp/a']).out).toBe('mkdir: created /tmp/a\n');
     expect(run(['mkdir', '/tmp/a']).out).toBe('mkdir: /tmp/a: error -17\n');
     expect(run(['mkdir', '/tmp/none/b']).out).toBe('mkdir: /tmp/none/b: error -2\n');
@@ -192,7 +193,7 @@ describe('kretprobe_example.ko', () => {
     expect(dmesg(/^kretprobe_example: return probe/)).toEqual([
       `kretprobe_example: return probe at 0x${hex(addr)} unregistered, 0 missed`,
     ]);
-    expect(kprobes.list()).not.toContain('sys_mkdir');
+    expect(kprobes.debugfs.list()).not.toContain('sys_mkdir');
     run(['mkdir', '/tmp/c']);
     expect(dmesg(/sys_mkdir exited/).length).toBe(3);
   });
@@ -232,7 +233,7 @@ describe('every kprobes sample module at once', () => {
     expect(run(['mkdir', '/tmp/all']).out).toBe('mkdir: created /tmp/all\n');
     expect(dmesg(/sys_mkdir exited/)).toEqual(['sys_mkdir exited, returned 0']);
     for (const name of ['kprobe_example', 'jprobe_example', 'kretprobe_example']) m.modules.unload(name);
-    expect(kprobes.list()).toBe('');
+    expect(kprobes.debugfs.list()).toBe('');
     expect(guest.addresses()).toEqual([]);
     expect(m.printk.dmesg()).not.toMatch(/BUG|Oops|going with/);
   });

@@ -17,7 +17,7 @@ describe('instrumentation', () => {
       const probed = guestView(WORKLOADS, (_m, k) => {
         // Boosted hits (the 2.6.12 trampoline's `ret` has no post-handler) must be as invisible as stepped
         // ones, and the booster's trampoline as invisible as the int3 one.
-        k.kretprobes.booster = booster;
+        k.config.kretprobeBooster = booster;
         k.events$.subscribe((e) => {
           if (e.type === 'kprobe:hit' && e.path === 'boosted') boosted++;
           if (e.type === 'kretprobe:trampoline-hit') returns++;

@@ -35,7 +35,7 @@ describe('instrumentation with jump-optimized probes', () => {
       for (const symbolName of ['sys_read', 'do_sys_open', 'ip_queue_xmit']) {
         k.registerKretprobe({ kp: { symbolName }, handler: () => {} });
       }
-      if (now) k.optimizeNow();
+      if (now) k.optimization.runNow();
     });
     expect(hits).toBeGreaterThan(100);
     expect(paths.optimized).toBeGreaterThan(0);

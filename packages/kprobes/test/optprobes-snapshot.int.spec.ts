@@ -1,6 +1,7 @@
 import { stateHash, TICK_NS } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import type { Kprobe } from '../src/core/kprobe.js';
+import { kprobesCore } from '../src/kprobes.js';
 import { bootWithKprobes } from './support/machine.js';
 
 describe('jump-optimized kprobes and machine snapshots', () => {
@@ -13,13 +14,13 @@ describe('jump-optimized kprobes and machine snapshots', () => {
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => void hits++ };
     k.registerKretprobe({ kp: { symbolName: 'do_syscall_64' }, maxactive: 4, handler: () => {} });
     k.registerKprobe(kp);
-    if (phase === 'optimized') k.optimizeNow();
+    if (phase === 'optimized') k.optimization.runNow();
     const site = k.get(kp.addr!)!;
     const tasks = [['cat', '/etc/motd'], ['dd', '2'], ['fork', '2'], spin].map((argv) => m.spawn(argv));
     const done = () => tasks.every((t) => t.exited);
     m.run({ until: () => hits > 0 || done() });
     expect(done()).toBe(false);
-    expect(k.optimizer.phase(site)).toBe(phase);
+    expect(kprobesCore(k).optimizer.phase(site)).toBe(phase);
     const snap = m.snapshot();
     const at = { hits, bytes: m.space.read(site.addr, 8) };
     m.run({ until: done });
@@ -27,7 +28,7 @@ describe('jump-optimized kprobes and machine snapshots', () => {
     const first = { hash: stateHash(m), hits, out: m.console.map((c) => c.text), optimized: site.optimized };
     m.restore(snap);
     hits = at.hits;
-    expect(k.optimizer.phase(site)).toBe(phase);
+    expect(kprobesCore(k).optimizer.phase(site)).toBe(phase);
     expect(site.optimized).toBe(phase === 'optimized');
     expect(m.space.read(site.addr, 8)).toEqual(at.bytes);
     m.run({ until: done });
@@ -39,17 +40,17 @@ describe('jump-optimized kprobes and machine snapshots', () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(kp);
-    k.optimizeNow();
+    k.optimization.runNow();
     const site = k.get(kp.addr!)!;
     const bytes = m.space.read(site.addr, 8);
     const snap = m.snapshot();
-    k.setOptimization(false);
-    k.optimizeNow();
+    k.optimization.enabled = false;
+    k.optimization.runNow();
     expect(site.optimized).toBe(false);
     m.restore(snap);
-    expect(k.optimization).toBe(true);
+    expect(k.optimization.enabled).toBe(true);
     expect(site.optimized).toBe(true);
-    expect(k.optimizer.phase(site)).toBe('optimized');
+    expect(kprobesCore(k).optimizer.phase(site)).toBe('optimized');
     expect(m.space.read(site.addr, 8)).toEqual(bytes);
   });
 });

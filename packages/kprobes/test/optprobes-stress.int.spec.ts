@@ -43,7 +43,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
     let round = 0;
     m.kernel.onRoundBoundary(() => toggle(++round));
     const k = Kprobes.init(m);
-    k.optimizer.delay = 0;
+    k.optimization.delay = 0;
     const regions = PROBED.map((sym) => {
       const b = boundaries(m, sym);
       return {
@@ -55,7 +55,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
     });
     const probes: Kprobe[] = PROBED.map((symbolName) => ({ symbolName, preHandler: () => 0 }));
     for (const p of probes) k.registerKprobe(p);
-    const sizes = probes.map((p) => k.optimizer.detour(k.get(p.addr!)!)!.size);
+    const sizes = probes.map((p) => k.optimization.detour(p.addr!)!.size);
     let torn: string | undefined;
     let interior = 0;
     m.stepHook = (cpu, rip) => {
@@ -95,7 +95,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
     const onStop = () => {
       stoppedInside++;
       k.enableKprobe(probes[insideDisabled()]);
-      k.optimizeNow();
+      k.optimization.runNow();
     };
     const probed = runAll(m, () => insideDisabled() >= 0, onStop);
     m.stepHook = undefined;
@@ -108,7 +108,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
     expect(stoppedInside).toBeGreaterThan(0);
     // Quiesce: everything enabled again and optimized, then everything out: the original bytes exactly.
     for (const p of probes) if (disabled(p)) k.enableKprobe(p);
-    k.optimizeNow();
+    k.optimization.runNow();
     for (const p of probes) k.unregisterKprobe(p);
     for (const r of regions) expect(m.space.read(r.start, 24)).toEqual(r.bytes);
   });

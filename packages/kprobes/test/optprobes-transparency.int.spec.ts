@@ -33,7 +33,7 @@ describe('transparency with jump optimization (an optimized probe never changes 
           if (m.kallsyms.lookup(at)?.sym.name === 'entry_SYSCALL_64') return;
           throw e;
         }
-        k.optimizeNow();
+        k.optimization.runNow();
         if (k.get(at)!.optimized) optimized++;
         const traps = { n: 0 };
         m.traps$.subscribe((t) => t.vector === 3 && t.rip - 1n === at && traps.n++);
@@ -55,7 +55,7 @@ describe('transparency with jump optimization (an optimized probe never changes 
       if (e.type === 'kprobe:hit') paths.push(e.path);
     });
     k.registerKprobe({ addr: at, preHandler: () => 0 });
-    k.optimizeNow();
+    k.optimization.runNow();
     const traps = { n: 0 };
     m.traps$.subscribe((t) => t.vector === 3 && traps.n++);
     expect(run(m, WORKLOADS[0])).toBe(o.output);
@@ -71,7 +71,7 @@ describe('transparency with jump optimization (an optimized probe never changes 
         const o = oracles[w];
         const at = o.entries[i % o.entries.length];
         checkKretprobeTransparency(o, WORKLOADS[w], at, (k) => {
-          k.optimizeNow();
+          k.optimization.runNow();
           if (k.get(at)!.optimized) optimized++;
         });
       }),

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { OPTINSN_SLOT_SIZE } from '../src/arch/x86/opt-detour.js';
 import { type Kprobe, KprobeFlag } from '../src/core/kprobe.js';
 import type { KprobeEvent } from '../src/core/kprobe-event.js';
-import type { Kprobes } from '../src/kprobes.js';
+import { type Kprobes, kprobesCore } from '../src/kprobes.js';
 import { addr, bootWithKprobes, boundaries, run, x86 } from './support/machine.js';
 
 const hex = (m: Machine, a: bigint, n = 24) => Buffer.from(m.space.read(a, n)).toString('hex');
@@ -34,16 +34,16 @@ describe('jump-optimized kprobes', () => {
     const t0 = m.clock(0);
     k.registerKprobe(kp);
     const site = k.get(kp.addr!)!;
-    expect(k.optimizer.phase(site)).toBe('queued');
+    expect(kprobesCore(k).optimizer.phase(site)).toBe('queued');
     expect(site.optimized).toBe(false);
-    expect(k.optimizeRefusal(kp)).toBeUndefined();
+    expect(k.optimization.refusal(kp)).toBeUndefined();
     let rounds = 0;
     while (!site.optimized && rounds++ < 200) m.runRound();
     expect(site.optimized).toBe(true);
     expect(m.clock(0) - t0).toBeGreaterThanOrEqual(5 * TICK_NS);
     expect(m.clock(0) - t0).toBeLessThan(7 * TICK_NS);
     expect(m.space.readU8(kp.addr!)).toBe(0xe9);
-    expect(k.list()).toContain(`vfs_read+0x0    [OPTIMIZED]\n`);
+    expect(k.debugfs.list()).toContain(`vfs_read+0x0    [OPTIMIZED]\n`);
   });
 
   it('should write the jump as text_poke_bp does, with a round boundary (every CPU ran) between the writes', () => {
@@ -64,7 +64,7 @@ describe('jump-optimized kprobes', () => {
     k.disableKprobe(kp);
     while (site.armed) m.runRound();
     const rel = Buffer.alloc(4);
-    rel.writeInt32LE(Number(k.optimizer.detour(site)!.buf - (a + 5n)));
+    rel.writeInt32LE(Number(k.optimization.detour(site.addr)!.buf - (a + 5n)));
     const r = pokes[0][0];
     const u = pokes[3][0];
     expect(pokes).toEqual([
@@ -80,7 +80,7 @@ describe('jump-optimized kprobes', () => {
   it('should run the pre-handler with ip = addr + 1, ignore its return value, and take no trap', () => {
     const seen = (optimized: boolean) => {
       const { m, k } = bootWithKprobes(1);
-      if (!optimized) k.setOptimization(false);
+      if (!optimized) k.optimization.enabled = false;
       const ips: bigint[] = [];
       const kp: Kprobe = {
         symbolName: 'vfs_read',
@@ -91,7 +91,7 @@ describe('jump-optimized kprobes', () => {
         },
       };
       k.registerKprobe(kp);
-      k.optimizeNow();
+      k.optimization.runNow();
       expect(k.get(kp.addr!)!.optimized).toBe(optimized);
       const traps = countTraps(m);
       const out = run(m, ['cat', '/etc/motd'], ['dd', '2']);
@@ -110,7 +110,7 @@ describe('jump-optimized kprobes', () => {
   it('should show the handlers the registers an int3 hit shows', () => {
     const view = (optimized: boolean) => {
       const { m, k } = bootWithKprobes(1);
-      if (!optimized) k.setOptimization(false);
+      if (!optimized) k.optimization.enabled = false;
       const regs: string[] = [];
       k.registerKprobe({
         symbolName: 'sys_mkdir',
@@ -119,7 +119,7 @@ describe('jump-optimized kprobes', () => {
           return 0;
         },
       });
-      k.optimizeNow();
+      k.optimization.runNow();
       const out = run(m, ['mkdir', '/tmp/opt']);
       return { regs, out };
     };
@@ -132,7 +132,7 @@ describe('jump-optimized kprobes', () => {
   it('should let a handler change a register the probed code then uses, as on the int3 path', () => {
     const output = (optimized: boolean) => {
       const { m, k } = bootWithKprobes(1);
-      if (!optimized) k.setOptimization(false);
+      if (!optimized) k.optimization.enabled = false;
       // vfs_write(file, buf, count, pos): cut every write to 5 bytes.
       k.registerKprobe({
         symbolName: 'vfs_write',
@@ -141,7 +141,7 @@ describe('jump-optimized kprobes', () => {
           return 0;
         },
       });
-      k.optimizeNow();
+      k.optimization.runNow();
       expect(k.get(addr(m, 'vfs_write'))!.optimized).toBe(optimized);
       return run(m, ['cat', '/etc/motd']);
     };
@@ -175,7 +175,7 @@ describe('jump-optimized kprobes', () => {
       const bounds = boundaries(m, sym);
       const kp: Kprobe = { symbolName: sym, preHandler: () => 0 };
       k.registerKprobe(kp);
-      k.optimizeNow();
+      k.optimization.runNow();
       const site = k.get(a)!;
       expect(site.optimized).toBe(true);
       const int3 = `cc${before.slice(2)}`;
@@ -186,12 +186,12 @@ describe('jump-optimized kprobes', () => {
       const { m, k, a, kp, site, before } = optimized();
       k.disableKprobe(kp);
       expect(site.armed).toBe(true);
-      k.optimizeNow();
+      k.optimization.runNow();
       expect(hex(m, a)).toBe(before);
       expect(site.armed).toBe(false);
-      expect(k.optimizeRefusal(kp)).toBe('disabled');
+      expect(k.optimization.refusal(kp)).toBe('disabled');
       k.enableKprobe(kp);
-      k.optimizeNow();
+      k.optimization.runNow();
       expect(site.optimized).toBe(true);
     });
 
@@ -200,25 +200,25 @@ describe('jump-optimized kprobes', () => {
       const jump = hex(m, a);
       const ev = events(k);
       k.disableKprobe(kp);
-      expect(k.optimizer.phase(site)).toBe('unqueued');
+      expect(kprobesCore(k).optimizer.phase(site)).toBe('unqueued');
       k.enableKprobe(kp);
-      expect(k.optimizer.phase(site)).toBe('optimized');
-      k.optimizeNow();
+      expect(kprobesCore(k).optimizer.phase(site)).toBe('optimized');
+      k.optimization.runNow();
       expect(hex(m, a)).toBe(jump);
       expect(ev.filter((e) => e.type === 'kprobe:text-poke-bp')).toEqual([]);
     });
 
     it('should restore the original bytes at once on unregister', () => {
       const { m, k, a, kp, site, before } = optimized();
-      const slots = k.optimizer.detour(site)!.buf;
+      const slots = k.optimization.detour(site.addr)!.buf;
       k.unregisterKprobe(kp);
       expect(hex(m, a)).toBe(before);
       expect(k.get(a)).toBeUndefined();
-      expect(k.optimizer.detour(site)).toBeUndefined();
+      expect(kprobesCore(k).optimizer.detour(site)).toBeUndefined();
       // The buffer is free again: the next optimized probe gets it.
       const again: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
       k.registerKprobe(again);
-      expect(k.optimizer.detour(k.get(again.addr!)!)!.buf).toBe(slots);
+      expect(k.optimization.detour(again.addr!)!.buf).toBe(slots);
     });
 
     it('should unoptimize at once when a post-handler joins the aggregate', () => {
@@ -227,22 +227,22 @@ describe('jump-optimized kprobes', () => {
       k.registerKprobe(post);
       expect(hex(m, a)).toBe(int3);
       expect(site.optimized).toBe(false);
-      expect(k.optimizeRefusal(kp)).toBe('has a post_handler');
+      expect(k.optimization.refusal(kp)).toBe('has a post_handler');
       k.unregisterKprobe(post);
-      k.optimizeNow();
+      k.optimization.runNow();
       expect(site.optimized).toBe(true);
     });
 
     it('should follow debug.kprobes-optimization: 0 unoptimizes every probe, 1 optimizes them again', () => {
       const { m, k, a, kp, site, int3 } = optimized();
-      k.setOptimization(false);
-      expect(k.optimization).toBe(false);
-      k.optimizeNow();
+      k.optimization.enabled = false;
+      expect(k.optimization.enabled).toBe(false);
+      k.optimization.runNow();
       expect(hex(m, a)).toBe(int3);
-      expect(k.optimizeRefusal(kp)).toBe('optimization is off (debug.kprobes-optimization=0)');
-      expect(k.list()).not.toContain('[OPTIMIZED]');
-      k.setOptimization(true);
-      k.optimizeNow();
+      expect(k.optimization.refusal(kp)).toBe('optimization is off (debug.kprobes-optimization=0)');
+      expect(k.debugfs.list()).not.toContain('[OPTIMIZED]');
+      k.optimization.enabled = true;
+      k.optimization.runNow();
       expect(site.optimized).toBe(true);
       const log = m.printk.dmesg();
       expect(log).toContain('Kprobes globally unoptimized');
@@ -251,25 +251,25 @@ describe('jump-optimized kprobes', () => {
 
     it('should restore the original bytes at once when kprobes/enabled is set to 0', () => {
       const { m, k, a, site, before } = optimized();
-      k.setAllArmed(false);
+      k.debugfs.writeEnabled('0');
       expect(hex(m, a)).toBe(before);
       expect(site.optimized).toBe(false);
-      k.setAllArmed(true);
-      k.optimizeNow();
+      k.debugfs.writeEnabled('1');
+      k.optimization.runNow();
       expect(site.optimized).toBe(true);
     });
 
     it('should unoptimize a probe when another is armed inside its region, and re-optimize it after', () => {
       const { m, k, a, kp, site, before, bounds } = optimized();
       const second = bounds[1];
-      expect(second.address - a).toBeLessThan(BigInt(k.optimizer.detour(site)!.size));
+      expect(second.address - a).toBeLessThan(BigInt(k.optimization.detour(site.addr)!.size));
       const inner: Kprobe = { addr: second.address, preHandler: () => 0 };
       k.registerKprobe(inner);
       const off = Number(second.address - a) * 2;
       expect(hex(m, a)).toBe(`cc${before.slice(2, off)}cc${before.slice(off + 2)}`);
-      expect(k.optimizeRefusal(kp)).toBe(`probe inside the region at ${m.kallsyms.format(second.address)}`);
+      expect(k.optimization.refusal(kp)).toBe(`probe inside the region at ${m.kallsyms.format(second.address)}`);
       k.unregisterKprobe(inner);
-      k.optimizeNow();
+      k.optimization.runNow();
       expect(site.optimized).toBe(true);
     });
 
@@ -289,7 +289,7 @@ describe('jump-optimized kprobes', () => {
     const optimized = mod.flatMap((s) => {
       const kp: Kprobe = { addr: s.address, preHandler: () => 0 };
       k.registerKprobe(kp);
-      k.optimizeNow();
+      k.optimization.runNow();
       return k.get(s.address)!.optimized ? [kp] : [];
     });
     expect(optimized.length).toBeGreaterThan(0);
@@ -297,7 +297,7 @@ describe('jump-optimized kprobes', () => {
     m.modules.unload('hello');
     const kp = optimized[0];
     expect(k.get(kp.addr!)!.optimized).toBe(false);
-    expect(k.list()).toContain('hello [GONE]\n');
+    expect(k.debugfs.list()).toContain('hello [GONE]\n');
     expect(ev.slice(pokes).filter((e) => e.type === 'kprobe:text-poke-bp')).toEqual([]);
     k.unregisterKprobe(kp);
     expect(k.get(kp.addr!)).toBeUndefined();
@@ -307,11 +307,11 @@ describe('jump-optimized kprobes', () => {
     const { k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0, flags: KprobeFlag.DISABLED };
     k.registerKprobe(kp);
-    k.optimizeNow();
-    expect(k.optimizeRefusal(kp)).toBe('disabled');
+    k.optimization.runNow();
+    expect(k.optimization.refusal(kp)).toBe('disabled');
     k.enableKprobe(kp);
-    expect(k.optimizeRefusal(kp)).toBeUndefined();
-    k.optimizeNow();
+    expect(k.optimization.refusal(kp)).toBeUndefined();
+    k.optimization.runNow();
     expect(k.get(kp.addr!)!.optimized).toBe(true);
   });
 
@@ -319,16 +319,16 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const rets: bigint[] = [];
     k.registerKretprobe({ kp: { symbolName: 'sys_mkdir' }, handler: (_ri, regs) => void rets.push(regs.ax) });
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(k.get(addr(m, 'sys_mkdir'))!.optimized).toBe(true);
-    expect(k.list()).toMatch(/ {2}r {2}sys_mkdir\+0x0 {4}\[OPTIMIZED\]/);
+    expect(k.debugfs.list()).toMatch(/ {2}r {2}sys_mkdir\+0x0 {4}\[OPTIMIZED\]/);
     const traps: string[] = [];
     m.traps$.subscribe((t) => t.vector === 3 && traps.push(m.kallsyms.format(t.rip).replace(/\/.*/, '')));
     expect(run(m, ['mkdir', '/tmp/r'])).toBe('mkdir: created /tmp/r\n');
     expect(rets).toEqual([0n]);
     expect(traps).toEqual([]);
     // The 2.6.12 trampoline traps on the way back.
-    k.kretprobes.booster = false;
+    k.config.kretprobeBooster = false;
     expect(run(m, ['mkdir', '/tmp/r2'])).toBe('mkdir: created /tmp/r2\n');
     expect(rets).toEqual([0n, 0n]);
     expect(traps).toEqual(['kretprobe_trampoline+0x1']);
@@ -342,7 +342,7 @@ describe('jump-optimized kprobes', () => {
       new Uint8Array(readFileSync(join(IMAGE_DIR, 'modules', 'kprobes', 'kretprobe_example.ko'))),
       'kretprobe_example.ko',
     );
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(k.get(a)!.optimized).toBe(true);
     expect(run(m, ['mkdir', '/tmp/m'], ['mkdir', '/tmp/m'])).toContain('error -17');
     const exited = m.printk
@@ -362,13 +362,13 @@ describe('jump-optimized kprobes', () => {
     expect(m.run({ stopAfter: () => m.cpus[0].rip === second.address || task.exited })).toEqual({ reason: 'stopped' });
     const kp: Kprobe = { addr: first.address, preHandler: () => 0 };
     k.registerKprobe(kp);
-    k.optimizeNow();
+    k.optimization.runNow();
     const site = k.get(first.address)!;
-    expect(k.optimizer.phase(site)).toBe('queued');
+    expect(kprobesCore(k).optimizer.phase(site)).toBe('queued');
     expect(site.optimized).toBe(false);
     m.stepHook = undefined;
     m.runRound();
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(site.optimized).toBe(true);
     m.run({ until: () => task.exited });
     expect(m.console.map((c) => c.text).join('')).toContain('Welcome');
@@ -378,8 +378,8 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
     k.registerKprobe(kp);
-    k.optimizeNow();
-    const buf = k.optimizer.detour(k.get(kp.addr!)!)!.buf;
+    k.optimization.runNow();
+    const buf = k.optimization.detour(kp.addr!)!.buf;
     const task = m.spawn(['cat', '/etc/motd']);
     m.stepHook = () => {};
     const inBuf = () => m.cpus[0].rip >= buf && m.cpus[0].rip < buf + BigInt(OPTINSN_SLOT_SIZE);
@@ -388,13 +388,13 @@ describe('jump-optimized kprobes', () => {
     // Still in use: the next detour goes elsewhere.
     const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(other);
-    expect(k.optimizer.detour(k.get(other.addr!)!)!.buf).not.toBe(buf);
+    expect(k.optimization.detour(other.addr!)!.buf).not.toBe(buf);
     m.stepHook = undefined;
     m.run({ until: () => !inBuf() });
     m.runRound();
     const third: Kprobe = { symbolName: 'kmalloc', preHandler: () => 0 };
     k.registerKprobe(third);
-    expect(k.optimizer.detour(k.get(third.addr!)!)!.buf).toBe(buf);
+    expect(k.optimization.detour(third.addr!)!.buf).toBe(buf);
     m.run({ until: () => task.exited });
     expect(m.console.map((c) => c.text).join('')).toContain('Welcome');
   });
@@ -413,7 +413,7 @@ describe('jump-optimized kprobes', () => {
         return 1;
       },
     });
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(k.get(t1)!.optimized).toBe(true);
     expect(m.kernel.guest.call(0, t1, [1234n])).toBe(expected);
     expect(hits).toBe(1);
@@ -436,7 +436,7 @@ describe('jump-optimized kprobes', () => {
     };
     k.registerKprobe(inner);
     k.registerKprobe(outer);
-    k.optimizeNow();
+    k.optimization.runNow();
     expect([k.get(t1)!.optimized, k.get(t2)!.optimized]).toEqual([true, true]);
     const r = m.kernel.guest.call(0, t1, [1234n]);
     expect(nested).toBe(expected);
@@ -454,8 +454,8 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
     k.registerKprobe(kp);
-    k.optimizeNow();
-    const { buf } = k.optimizer.detour(k.get(kp.addr!)!)!;
+    k.optimization.runNow();
+    const { buf } = k.optimization.detour(kp.addr!)!;
     const task = m.spawn(['cat', '/etc/motd']);
     m.stepHook = () => {};
     // Stopped right after the jump, before the gate ran.
@@ -463,7 +463,7 @@ describe('jump-optimized kprobes', () => {
     k.unregisterKprobe(kp);
     const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(other);
-    expect(k.optimizer.detour(k.get(other.addr!)!)!.buf).not.toBe(buf);
+    expect(k.optimization.detour(other.addr!)!.buf).not.toBe(buf);
     expect(m.space.isGate(buf)).toBe(true);
     m.stepHook = undefined;
     m.run({ until: () => task.exited });
@@ -476,9 +476,9 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
     k.registerKprobe(kp);
-    k.optimizeNow();
+    k.optimization.runNow();
     const a = kp.addr!;
-    const d = k.optimizer.detour(k.get(a)!)!;
+    const d = k.optimization.detour(a)!;
     expect(m.kallsyms.format(d.buf)).toMatch(/^kprobe_optinsn_page\+0x[0-9a-f]+\/0x1000$/);
     // Only the buffer's first byte is a gate, on an ordinary executable page.
     expect(m.space.flagsAt(d.buf) & PageFlags.Gate).toBe(0);
@@ -502,15 +502,15 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const kp: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0 };
     k.registerKprobe(kp);
-    k.optimizeNow();
-    const { buf } = k.optimizer.detour(k.get(kp.addr!)!)!;
+    k.optimization.runNow();
+    const { buf } = k.optimization.detour(kp.addr!)!;
     k.unregisterKprobe(kp);
     expect(m.kernel.hostCalls.lookup(buf)).toBeUndefined();
     expect(m.space.isGate(buf)).toBe(false);
     const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(other);
-    k.optimizeNow();
-    expect(k.optimizer.detour(k.get(other.addr!)!)!.buf).toBe(buf);
+    k.optimization.runNow();
+    expect(k.optimization.detour(other.addr!)!.buf).toBe(buf);
     expect(m.space.isGate(buf)).toBe(true);
     let hits = 0;
     other.preHandler = () => {
@@ -527,12 +527,12 @@ describe('jump-optimized kprobes', () => {
     const ev = events(k);
     const post: Kprobe = { symbolName: 'vfs_read', preHandler: () => 0, postHandler: () => {} };
     k.registerKprobe(post);
-    expect(k.optimizeRefusal(post)).toBe('has a post_handler');
+    expect(k.optimization.refusal(post)).toBe('has a post_handler');
     const table = m.kallsyms.lookupName('int3_jmp_table');
     if (table) {
       const kp: Kprobe = { symbolName: 'int3_jmp_table', preHandler: () => 0 };
       k.registerKprobe(kp);
-      expect(k.optimizeRefusal(kp)).toMatch(/indirect jump in function/);
+      expect(k.optimization.refusal(kp)).toMatch(/indirect jump in function/);
       expect(ev.find((e) => e.type === 'kprobe:optimize-refused')).toMatchObject({ symbol: 'int3_jmp_table+0x0' });
     }
     // A temporary condition is not an optimize-refused event.

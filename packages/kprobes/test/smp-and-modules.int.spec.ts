@@ -4,6 +4,7 @@ import { IMAGE_DIR, ModuleState } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { KprobeStatus } from '../src/core/kprobe.js';
 import { KprobeError } from '../src/kprobe-error.js';
+import { kprobesCore } from '../src/kprobes.js';
 import { addr, bootWithKprobes, run } from './support/machine.js';
 
 const helloKo = () => new Uint8Array(readFileSync(join(IMAGE_DIR, 'modules', 'hello.ko')));
@@ -20,13 +21,13 @@ describe('kprobes on 4 CPUs', () => {
         preHandler: (_p, regs) => {
           const cpu = regs.cpu.id;
           cpus.add(cpu);
-          const kcb = k.kcb[cpu];
+          const kcb = kprobesCore(k).kcb[cpu];
           if (kcb.current?.addr !== at || kcb.status !== KprobeStatus.HIT_ACTIVE)
             violations.push(`cpu${cpu} ${symbolName}`);
           return 0;
         },
         postHandler: (_p, regs) => {
-          const kcb = k.kcb[regs.cpu.id];
+          const kcb = kprobesCore(k).kcb[regs.cpu.id];
           if (kcb.current?.addr !== at || kcb.status !== KprobeStatus.HIT_SSDONE)
             violations.push(`post cpu${regs.cpu.id}`);
         },
@@ -37,7 +38,7 @@ describe('kprobes on 4 CPUs', () => {
     expect(out).toMatch(/net: received 3 messages/);
     expect(violations).toEqual([]);
     expect(cpus.size).toBeGreaterThanOrEqual(3);
-    for (const kcb of k.kcb) expect(kcb.current).toBeUndefined();
+    for (const kcb of kprobesCore(k).kcb) expect(kcb.current).toBeUndefined();
   });
 });
 
@@ -51,12 +52,12 @@ describe('probes in module text', () => {
     const kp = { addr: target.address };
     k.registerKprobe(kp);
     const px = target.address.toString(16).padStart(16, '0');
-    expect(k.list()).toContain(`${px}  k  ${target.name}+0x0  hello \n`);
+    expect(k.debugfs.list()).toContain(`${px}  k  ${target.name}+0x0  hello \n`);
     m.modules.unload('hello');
-    expect(k.list()).toContain(`${px}  k  ${target.name}+0x0  hello [GONE]\n`);
+    expect(k.debugfs.list()).toContain(`${px}  k  ${target.name}+0x0  hello [GONE]\n`);
     expect(() => k.enableKprobe(kp)).toThrow(KprobeError);
     k.unregisterKprobe(kp);
-    expect(k.list()).not.toContain(target.name);
+    expect(k.debugfs.list()).not.toContain(target.name);
   });
 
   it('should refuse a probe on a module that is going away with ENOENT', () => {

@@ -1,5 +1,6 @@
 import { stateHash } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
+import { kprobesCore } from '../src/kprobes.js';
 import { bootWithKprobes } from './support/machine.js';
 
 describe('kprobes and machine snapshots', () => {
@@ -24,9 +25,9 @@ describe('kprobes and machine snapshots', () => {
       ].map((argv) => m.spawn(argv));
       const done = () => tasks.every((t) => t.exited);
       // Stop in the middle, at a round boundary, with returns in flight (the fork parent waits in a syscall).
-      m.run({ until: () => k.kretprobes.activeInstances > 0 || done() });
+      m.run({ until: () => kprobesCore(k).kretprobes.activeInstances > 0 || done() });
       expect(done()).toBe(false);
-      expect(k.kretprobes.activeInstances).toBeGreaterThan(0);
+      expect(kprobesCore(k).kretprobes.activeInstances).toBeGreaterThan(0);
       const snap = m.snapshot();
       const at = {
         ...counts,

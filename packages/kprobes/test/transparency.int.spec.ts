@@ -23,7 +23,7 @@ describe('transparency (kprobes never change what the kernel computes)', () => {
         const o = oracles[w];
         const at = o.addresses[i % o.addresses.length];
         const { m, k } = bootWithKprobes();
-        k.setOptimization(false);
+        k.optimization.enabled = false;
         let hits = 0;
         try {
           k.registerKprobe({
@@ -49,7 +49,7 @@ describe('transparency (kprobes never change what the kernel computes)', () => {
   it('should give the same output with a boosted probe: one single-step, then every hit runs the boosted copy', () => {
     const o = oracles[0];
     const { m, k } = bootWithKprobes();
-    k.setOptimization(false);
+    k.optimization.enabled = false;
     const at = m.kallsyms.lookupName('vfs_read')!.address;
     const paths: string[] = [];
     k.events$.subscribe((e) => {
@@ -66,7 +66,7 @@ describe('transparency (kprobes never change what the kernel computes)', () => {
       fc.property(pick, fc.boolean(), ({ w, i }, booster) => {
         const o = oracles[w];
         checkKretprobeTransparency(o, WORKLOADS[w], o.entries[i % o.entries.length], (k) => {
-          k.kretprobes.booster = booster;
+          k.config.kretprobeBooster = booster;
         });
       }),
       { numRuns: RUNS },

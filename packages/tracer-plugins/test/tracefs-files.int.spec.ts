@@ -124,10 +124,10 @@ describe(TraceFs, () => {
     expect(fs.read(sysctl)).toBe('1\n');
     fs.write('kprobe_events', 'p:myevent do_sys_open');
     fs.write('events/kprobes/myevent/enable', '1');
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(fs.read('/sys/kernel/debug/kprobes/list')).toMatch(/ k {2}do_sys_open\+0x0 {4}\[OPTIMIZED\]\n$/);
     fs.write(sysctl, '0\n');
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(fs.read(sysctl)).toBe('0\n');
     expect(fs.read('/sys/kernel/debug/kprobes/list')).toMatch(/ k {2}do_sys_open\+0x0 {4}\n$/);
     expect(m.printk.dmesg()).toContain('Kprobes globally unoptimized');
@@ -135,7 +135,7 @@ describe(TraceFs, () => {
     run(m, ['cat', '/etc/motd']);
     expect(traceLines(fs)).toHaveLength(1);
     fs.write(sysctl, '1');
-    k.optimizeNow();
+    k.optimization.runNow();
     expect(fs.read('/sys/kernel/debug/kprobes/list')).toMatch(/\[OPTIMIZED\]\n$/);
     expect(m.printk.dmesg()).toContain('Kprobes globally optimized');
   });

@@ -83,7 +83,7 @@ function runDemo(t: TracedSession): string {
   checkOutcome(runWorkloads(t, WORKLOADS));
   // Step 4: sleep past the optimizer's delay (5 jiffies) and its patching rounds; one more mkdir
   // shows today's path.
-  t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimizer.delay * TICK_NS });
+  t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimization.delay * TICK_NS });
   const modernFrom = timeline.length;
   checkOutcome(runWorkloads(t, [['mkdir', '/tmp/again']]));
   const modern = kretprobeHit(timeline, modernFrom, sym);

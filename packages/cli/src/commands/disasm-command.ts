@@ -43,7 +43,7 @@ export function registerDisasmCommand(program: Command): void {
       }
       // As `probes list` does: let the optimizer's delay (5 jiffies) and its patching rounds pass, so
       // the marks show what registering left in place.
-      t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimizer.delay * TICK_NS });
+      t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimization.delay * TICK_NS });
       const size = Math.min(sym.size || 64, MAX_BYTES);
       const lines = formatDisassembly(m.space, t.kprobes, { start: sym.address, size });
       const out = `${sym.address.toString(16)} <${sym.name}>:\n${lines.map((l) => `${l}\n`).join('')}`;

@@ -20,27 +20,27 @@ Example:
 /** `probes list --json`: one object per registered probe, as the list shows them, with `why`. */
 function listJson(t: TracedSession): string {
   const k = t.kprobes;
-  const rows = [...k.registeredProbes()].map((p) => {
-    const state = k.stateOf(p);
+  const rows = [...k.probes()].map((state) => {
+    const p = state.kp;
     const loc = p.addr === undefined ? undefined : t.session.machine.kallsyms.lookup(p.addr);
-    const why = p.addr === undefined ? undefined : k.optimizeRefusal(p);
+    const why = p.addr === undefined ? undefined : k.optimization.refusal(p);
     return {
       address: p.addr === undefined ? null : `0x${p.addr.toString(16)}`,
-      kind: state?.kind ?? 'k',
+      kind: state.kind,
       symbol: loc ? `${loc.sym.name}+0x${loc.offset.toString(16)}` : null,
       module: loc?.sym.module ?? null,
-      flags: state ? kprobeListFlags(state) : [],
+      flags: kprobeListFlags(state),
       ...(why === undefined ? {} : { why }),
     };
   });
   return `${JSON.stringify(rows)}\n`;
 }
 
-/** `probes list --why`: after each probe not jump-optimized, why (kprobes' optimizeRefusal). */
+/** `probes list --why`: after each probe not jump-optimized, why (kprobes.optimization.refusal). */
 function listWithReasons(t: TracedSession): string {
   const reasons = new Map<string, string>();
-  for (const p of t.kprobes.registeredProbes()) {
-    const why = p.addr === undefined ? undefined : t.kprobes.optimizeRefusal(p);
+  for (const { kp: p } of t.kprobes.probes()) {
+    const why = p.addr === undefined ? undefined : t.kprobes.optimization.refusal(p);
     if (why !== undefined) reasons.set(p.addr!.toString(16).padStart(16, '0'), why);
   }
   const list = t.fs.read('/sys/kernel/debug/kprobes/list');
@@ -74,7 +74,7 @@ export function registerProbesCommand(program: Command): void {
       // Let the optimizer's delay (5 jiffies) and its patching rounds pass, as on a system whose probes
       // were registered a moment ago: the list then shows what was optimized.
       const m = t.session.machine;
-      t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimizer.delay * TICK_NS });
+      t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimization.delay * TICK_NS });
       if (options.json) writeOut(cmd, listJson(t));
       else writeOut(cmd, options.why ? listWithReasons(t) : t.fs.read(`/sys/kernel/debug/kprobes/${what}`));
     });

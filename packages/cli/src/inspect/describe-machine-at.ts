@@ -68,9 +68,9 @@ function codeAround(t: TracedSession, rip: bigint, space: TracedSession['session
   const loc = rip >= KernelLayout.KERNEL_HALF ? m.kallsyms.lookup(rip) : undefined;
   const inFunction = loc !== undefined && loc.sym.size > 0 && loc.sym.size <= MAX_FUNCTION_BYTES;
   // In an instruction slot: the copy being single-stepped, and where it came from.
-  const site = [...t.kprobes.sites()].find((s) => rip >= s.arch.slot && rip < s.arch.slot + SLOT_BYTES);
+  const site = [...t.kprobes.sites()].find((s) => rip >= s.slot && rip < s.slot + SLOT_BYTES);
   if (site !== undefined) {
-    const [copy] = disassemble(space.read(site.arch.slot, Number(SLOT_BYTES)), site.arch.slot, 1);
+    const [copy] = disassemble(space.read(site.slot, Number(SLOT_BYTES)), site.slot, 1);
     const lead = copy.address === rip ? '=>' : '  ';
     return [
       `${lead}${copy.address.toString(16)}:  ${copy.bytes.padEnd(24)} ${copy.text}  <- copy of the instruction at ${m.kallsyms.format(site.addr)}, single-stepped out of line`,
@@ -124,7 +124,7 @@ function detourAround(
 ): string[] | undefined {
   const m = t.session.machine;
   for (const site of t.kprobes.sites()) {
-    const d = t.kprobes.optimizer.detour(site);
+    const d = t.kprobes.optimization.detour(site.addr);
     if (d === undefined) continue;
     const back = d.copies + BigInt(d.size);
     const end = back + 5n;

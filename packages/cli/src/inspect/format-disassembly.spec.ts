@@ -16,12 +16,12 @@ describe(formatDisassembly, () => {
     expect(armed[1]).toMatch(
       /^ {2}[0-9a-f]+: {2}89 d0 +mov %edx,%eax {2}<- kprobe \(armed: int3 in place; copy at slot 0x[0-9a-f]+\)$/,
     );
-    k.optimizeNow();
+    k.optimization.runNow();
     const site = k.get(fn.address + 1n)!;
     expect(site.optimized).toBe(true);
     expect(m.space.readU8(fn.address + 1n)).toBe(0xe9);
     const optimized = formatDisassembly(m.space, k, range);
-    const buf = k.optimizer.detour(site)!.buf.toString(16);
+    const buf = k.optimization.detour(site.addr)!.buf.toString(16);
     expect(optimized[1]).toMatch(
       new RegExp(
         `mov %edx,%eax {2}<- kprobe \\(jump-optimized: jmp to its detour buffer at 0x${buf}, the first 8 bytes copied there\\)$`,

@@ -49,9 +49,9 @@ export function formatDisassembly(space: AddressSpace, kprobes: Kprobes, range: 
 
 /** How a probe point is patched: a jmp to its detour buffer, an int3 over it, or nothing. */
 function probeState(kprobes: Kprobes, site: ProbeSite): string {
-  const detour = site.optimized ? kprobes.optimizer.detour(site) : undefined;
+  const detour = site.optimized ? kprobes.optimization.detour(site.addr) : undefined;
   if (detour !== undefined) {
     return `jump-optimized: jmp to its detour buffer at 0x${detour.buf.toString(16)}, the first ${detour.size} bytes copied there`;
   }
-  return `${site.armed ? 'armed: int3 in place' : 'disarmed'}; copy at slot 0x${site.arch.slot.toString(16)}`;
+  return `${site.armed ? 'armed: int3 in place' : 'disarmed'}; copy at slot 0x${site.slot.toString(16)}`;
 }

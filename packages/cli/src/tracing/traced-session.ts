@@ -230,7 +230,7 @@ export function applyKretprobeBooster(t: TracedSession, on: boolean): void {
 
 function kretprobeBoosterHandler(kprobes: () => Kprobes): InputHandler {
   return (input: LogEntry) => {
-    kprobes().kretprobes.booster = input.on === true;
+    kprobes().config.kretprobeBooster = input.on === true;
   };
 }
 

@@ -317,6 +317,11 @@ export class KprobesCore implements KprobesArchHost {
     return this.registered.keys();
   }
 
+  /** kprobes' record of every registered probe, in registration order. */
+  probeStates(): IterableIterator<ProbeState> {
+    return this.registered.values();
+  }
+
   /** Restores the global switch without arming anything (snapshot restore: memory is restored too). */
   restoreAllArmed(on: boolean): void {
     this.allDisarmed = !on;

@@ -56,6 +56,11 @@ export class ProbeSite {
     this.addrHi = hi32(addr);
   }
 
+  /** The instruction slot holding the copied instruction (`ainsn.insn`). */
+  get slot(): bigint {
+    return this.arch.slot;
+  }
+
   /** True when more than one probe shares the address. */
   get aggregated(): boolean {
     return this.children.length > 1;

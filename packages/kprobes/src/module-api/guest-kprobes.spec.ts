@@ -4,7 +4,7 @@ import { IMAGE_DIR, Machine, readSampleImage, sampleProgram } from '@int3/kernel
 import { describe, expect, it } from 'vitest';
 import { KprobeFlag } from '../core/kprobe.js';
 import { Errno } from '../kprobe-error.js';
-import { Kprobes } from '../kprobes.js';
+import { Kprobes, kprobesCore } from '../kprobes.js';
 import { machineHost } from '../machine-host.js';
 import { bindGuestKprobes, GUEST_KPROBES_GATES, type GuestKprobesGate } from './guest-kprobes.js';
 import { KprobeLayout, KretprobeLayout } from './guest-layout.js';
@@ -14,7 +14,7 @@ const image = readSampleImage();
 function setup() {
   const m = Machine.boot({ image, cpus: 1, programs: sampleProgram });
   const kprobes = Kprobes.init(m);
-  const g = bindGuestKprobes(machineHost(m), kprobes);
+  const g = bindGuestKprobes(machineHost(m), kprobesCore(kprobes));
   const gate = (name: GuestKprobesGate, ...args: bigint[]) =>
     Number(
       BigInt.asIntN(32, m.kernel.guest.call(0, g.gates.get(name)!, args, { asTask: m.kernel.image.symbols.init_task })),
@@ -48,7 +48,7 @@ function setup() {
 describe(bindGuestKprobes, () => {
   it('should define each gate once, as a global text symbol modules link against', () => {
     const { m, kprobes, g } = setup();
-    expect(bindGuestKprobes(machineHost(m), kprobes)).toBe(g);
+    expect(bindGuestKprobes(machineHost(m), kprobesCore(kprobes))).toBe(g);
     for (const name of GUEST_KPROBES_GATES) {
       expect(m.kallsyms.lookupAll(name).map((s) => [s.address, s.type])).toEqual([[g.gates.get(name), 'T']]);
     }
@@ -72,7 +72,7 @@ describe('register_kprobe (gate)', () => {
     expect(gate('register_kprobe', kp)).toBe(0);
     expect(m.space.readU64(kp + BigInt(KprobeLayout.addr))).toBe(sym('vfs_read'));
     expect(gate('register_kprobe', kp)).toBe(-Errno.EINVAL);
-    expect(kprobes.list()).toMatch(/ k {2}vfs_read\+0x0 /);
+    expect(kprobes.debugfs.list()).toMatch(/ k {2}vfs_read\+0x0 /);
   });
 
   it('should register disabled when the struct says KPROBE_FLAG_DISABLED, and enable/disable through the gates', () => {
@@ -80,10 +80,10 @@ describe('register_kprobe (gate)', () => {
     const kp = kprobe({ symbol: 'vfs_read', flags: KprobeFlag.DISABLED });
     const flags = () => m.space.readU32(kp + BigInt(KprobeLayout.flags));
     expect(gate('register_kprobe', kp)).toBe(0);
-    expect(kprobes.list()).toMatch(/vfs_read\+0x0 +\[DISABLED\]/);
+    expect(kprobes.debugfs.list()).toMatch(/vfs_read\+0x0 +\[DISABLED\]/);
     expect(gate('enable_kprobe', kp)).toBe(0);
     expect(flags()).toBe(0);
-    expect(kprobes.list()).not.toContain('[DISABLED]');
+    expect(kprobes.debugfs.list()).not.toContain('[DISABLED]');
     expect(gate('disable_kprobe', kp)).toBe(0);
     expect(flags()).toBe(KprobeFlag.DISABLED);
     expect(gate('enable_kprobe', kprobe({ symbol: 'vfs_read' }))).toBe(-Errno.EINVAL);
@@ -101,7 +101,7 @@ describe('register_kprobe (gate)', () => {
     gate('unregister_kprobe', kp);
     expect(g.lookup(kp)).toBeUndefined();
     expect(m.space.readU8(sym('vfs_read'))).toBe(first);
-    expect(kprobes.list()).not.toContain('vfs_read');
+    expect(kprobes.debugfs.list()).not.toContain('vfs_read');
   });
 });
 
@@ -112,15 +112,15 @@ describe('register_kprobes (gate)', () => {
     m.space.writeU64(array, kprobe({ symbol: 'vfs_read' }));
     m.space.writeU64(array + 8n, kprobe({ symbol: 'no_such_function' }));
     expect(gate('register_kprobes', array, 2n)).toBe(-Errno.ENOENT);
-    expect(kprobes.list()).not.toContain('vfs_read');
+    expect(kprobes.debugfs.list()).not.toContain('vfs_read');
     expect(gate('register_kprobes', array, 0n)).toBe(-Errno.EINVAL);
     // As in Linux, the first struct now has both symbol_name and the addr written back: refused.
     expect(gate('register_kprobes', array, 1n)).toBe(-Errno.EINVAL);
     m.space.writeU64(array, kprobe({ symbol: 'vfs_read' }));
     expect(gate('register_kprobes', array, 1n)).toBe(0);
-    expect(kprobes.list()).toContain('vfs_read');
+    expect(kprobes.debugfs.list()).toContain('vfs_read');
     gate('unregister_kprobes', array, 1n);
-    expect(kprobes.list()).not.toContain('vfs_read');
+    expect(kprobes.debugfs.list()).not.toContain('vfs_read');
   });
 });
 
@@ -161,7 +161,7 @@ describe('a module going with probes still registered', () => {
     const greet = m.kallsyms.lookupName('hello:hello_greet')!.address;
     expect(gate('register_kprobe', kprobe({ symbol: 'vfs_read', pre: greet }))).toBe(0);
     m.modules.unload('hello');
-    expect(kprobes.list()).not.toContain('vfs_read');
+    expect(kprobes.debugfs.list()).not.toContain('vfs_read');
     expect(m.printk.dmesg()).toMatch(
       /kprobes: module hello is going with a kprobe on vfs_read\+0x0\/0x[0-9a-f]+ still registered; unregistering it/,
     );

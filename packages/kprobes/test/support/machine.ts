@@ -1,7 +1,7 @@
 import { Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { decodeInsn } from '../../src/arch/x86/decode-insn.js';
 import type { X86KprobesArch } from '../../src/arch/x86/x86-kprobes-arch.js';
-import { Kprobes } from '../../src/kprobes.js';
+import { Kprobes, kprobesCore } from '../../src/kprobes.js';
 
 const image = readSampleImage();
 
@@ -13,7 +13,7 @@ export function bootWithKprobes(cpus = 1, quantum?: number): { m: Machine; k: Kp
 
 /** The x86 parts behind `k` (instruction slots, the booster, optprobes), for tests of the mechanism. */
 export function x86(k: Kprobes): X86KprobesArch['parts'] {
-  return (k.arch as X86KprobesArch).parts;
+  return (kprobesCore(k).arch as X86KprobesArch).parts;
 }
 
 /** Runs workloads to completion and returns their console output, in order. */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Kprobes } from '../../src/kprobes.js';
+import { type Kprobes, kprobesCore } from '../../src/kprobes.js';
 import { bootWithKprobes, run } from './machine.js';
 
 /** The workloads the transparency properties run, each on a fresh machine. */
@@ -63,6 +63,6 @@ export function checkKretprobeTransparency(
   prepare(k);
   expect(run(m, argv), m.kallsyms.format(at)).toBe(o.output);
   expect(returns + flushed, m.kallsyms.format(at)).toBe(o.counts.get(at));
-  expect(k.kretprobes.activeInstances, m.kallsyms.format(at)).toBe(0);
+  expect(kprobesCore(k).kretprobes.activeInstances, m.kallsyms.format(at)).toBe(0);
   return k;
 }

@@ -91,9 +91,9 @@ describe(PluginGuard, () => {
     guard.fail('t', 'again', new Error('y'));
     guard.kprobes.enableKprobe(kp);
     expect(errors.map((e) => e.message)).toEqual(["plugin 'p': tracer 't': a test: x; its probes are disabled"]);
-    expect(k.list()).toMatch(/do_sys_open\+0x0 +\[DISABLED\]/);
+    expect(k.debugfs.list()).toMatch(/do_sys_open\+0x0 +\[DISABLED\]/);
     guard.kprobes.unregisterKprobe(kp);
-    expect(k.list()).not.toContain('do_sys_open');
+    expect(k.debugfs.list()).not.toContain('do_sys_open');
   });
 });
 

@@ -81,7 +81,7 @@ describe(machineTracerView, () => {
     expect(view.debugfs.enabled()).toBe('1\n');
     expect(view.debugfs.optimization).toBe(true);
     view.debugfs.setOptimization(false);
-    expect(view.debugfs.optimization).toBe(k.optimization);
+    expect(view.debugfs.optimization).toBe(k.optimization.enabled);
     expect(view.debugfs.optimization).toBe(false);
   });
 

@@ -128,14 +128,16 @@ function kprobesApi(k: Kprobes): TracerKprobes {
 
 function debugfs(k: Kprobes): KprobesDebugfs {
   return Object.freeze({
-    list: () => k.list(),
-    blacklist: () => k.blacklistText(),
-    enabled: () => k.enabledText(),
-    writeEnabled: (text: string) => k.writeEnabled(text),
+    list: () => k.debugfs.list(),
+    blacklist: () => k.debugfs.blacklist(),
+    enabled: () => k.debugfs.enabled(),
+    writeEnabled: (text: string) => k.debugfs.writeEnabled(text),
     get optimization() {
-      return k.optimization;
+      return k.optimization.enabled;
     },
-    setOptimization: (on: boolean) => k.setOptimization(on),
+    setOptimization: (on: boolean) => {
+      k.optimization.enabled = on;
+    },
   });
 }
 

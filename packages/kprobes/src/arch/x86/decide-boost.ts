@@ -16,7 +16,7 @@ export type BoostRefusal =
 export interface BoostInput {
   /** `ainsn.boostable` so far: only 0 (boostable, not yet boosted) can change. */
   readonly boostable: Boostable;
-  /** `!CONFIG_PREEMPT`: `k.arch.boosting`. */
+  /** `!CONFIG_PREEMPT`: `kprobes.config.boosting`. */
   readonly boosting: boolean;
   /** The probe (the aggregate) has a post-handler: it needs the #DB, so no boost yet. */
   readonly hasPostHandler: boolean;
