@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../src/temp-dir.fixture.js';
-import { int3 } from './int3.js';
+import { int3, startInt3 } from './int3.js';
 
 const dir = tempDir('int3-bpftrace-');
 
@@ -41,6 +41,58 @@ describe('int3 bpftrace', () => {
     expect(r.status).toBe(1);
   });
 
+  it('should report every mistake of a program, each as bpftrace prints it', () => {
+    const r = int3(['bpftrace', '-e', 'kprobe:vfs_read { @x = nosuch(1); @y = other(2); }']);
+    expect(r.stderr).toBe(
+      "int3: stdin:1:24-33: ERROR: Unknown function: 'nosuch'\nkprobe:vfs_read { @x = nosuch(1); @y = other(2); }\n                       ~~~~~~~~~\n" +
+        "stdin:1:40-48: ERROR: Unknown function: 'other'\nkprobe:vfs_read { @x = nosuch(1); @y = other(2); }\n                                       ~~~~~~~~\n",
+    );
+    expect(r.status).toBe(1);
+  });
+
+  it("should exit with exit(code)'s code after the end probes and the maps", () => {
+    const r = int3([
+      'bpftrace',
+      '-e',
+      'kprobe:vfs_read { @n = count(); exit(3); } end { printf("end\\n"); }',
+      '--run',
+      'cat /etc/motd',
+    ]);
+    expect(r.stdout).toBe('end\n\n\n@n: 1\n');
+    expect(r.status).toBe(3);
+    expect(int3(['bpftrace', '-e', 'begin { exit(0); }']).status).toBe(0);
+    const bad = int3(['bpftrace', '-e', 'begin { exit("no"); }']);
+    expect(bad.stderr).toMatch(
+      /^int3: stdin:1:14-18: ERROR: exit\(\) expects an integer argument \(string\[3\] provided\)\n/,
+    );
+    expect(bad.status).toBe(1);
+  });
+
+  it('should write printf lines as they come, and on Ctrl-C run the end probes, print the maps and exit 130', async () => {
+    const program = 'interval:ms:10 { @ticks = count(); printf("tick\\n"); } end { printf("end\\n"); }';
+    const p = startInt3(['bpftrace', '-e', program, '--run', 'spin 1000000000000']);
+    await new Promise<void>((resolve) => {
+      p.child.stdout?.on('data', () => {
+        if (p.stdout.includes('tick\n')) resolve();
+      });
+    });
+    const running = p.child.exitCode === null;
+    p.child.kill('SIGINT');
+    const r = await p.done;
+    expect(running).toBe(true);
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(130);
+    const ticks = Number(/\n@ticks: (\d+)\n$/.exec(r.stdout)?.[1]);
+    expect(r.stdout).toBe(`${'tick\n'.repeat(ticks)}end\n\n\n@ticks: ${ticks}\n`);
+    expect(r.stderr).toMatch(/^Attached 2 probes\nint3: interrupted \(Ctrl-C\) at \d+\.\d{6} s of virtual time/);
+  });
+
+  it('should refuse a program file that is not a regular file, with exit status 2', () => {
+    const r = int3(['bpftrace', dir]);
+    expect(r.stderr).toMatch(new RegExp(`^int3: cannot read program '${dir}': .*directory`));
+    expect(r.status).toBe(2);
+  });
+
   it('should refuse an unknown probe function: no probes attached, exit 1', () => {
     const r = int3(['bpftrace', '-e', 'kprobe:nosuch { @ = count(); }']);
     expect(r.stderr).toBe(
@@ -68,5 +120,13 @@ describe('int3 bpftrace', () => {
     expect(replayed.stdout).toBe(live.stdout);
     expect(replayed.stderr).toBe(live.stderr);
     expect(live.stdout).toMatch(/@\[cat\]: \d+\n/);
+    // printf lines, exit(code) and the end probe: the same output and the same exit status.
+    const exiting =
+      'kprobe:vfs_read { printf("%s %d\\n", comm, arg2); @n = count(); if (@n == 2) { exit(5); } } end { printf("end\\n"); }';
+    const liveExit = int3(['bpftrace', '-e', exiting, '--run', 'cat /etc/motd']);
+    const replayedExit = int3(['replay', log, '--bpftrace', exiting]);
+    expect(liveExit.stdout).toMatch(/^cat \d+\ncat \d+\nend\n\n\n@n: 2\n$/);
+    expect(replayedExit.stdout).toBe(liveExit.stdout);
+    expect([liveExit.status, replayedExit.status]).toEqual([5, 5]);
   });
 });

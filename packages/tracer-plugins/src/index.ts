@@ -11,7 +11,7 @@ export {
 export { OLDEST_PLUGIN_API_VERSION, PLUGIN_API_VERSION } from './plugins/plugin-api-version.js';
 export { type AsyncFailureSink, containPlugins, PluginExitRefused } from './plugins/plugin-containment.js';
 export { PluginError, PluginErrorCode, type PluginErrorCodeValue } from './plugins/plugin-error.js';
-export type { Tracer, TracerReport } from './plugins/tracer.js';
+export type { Tracer, TracerOutput, TracerReport } from './plugins/tracer.js';
 export type { TracerClock } from './plugins/tracer-clock.js';
 export type { TracerContext } from './plugins/tracer-context.js';
 export { type PluginOwner, TracerHost, type TracerInfo } from './plugins/tracer-host.js';

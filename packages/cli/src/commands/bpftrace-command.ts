@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { bpftraceAttachesProbes, listBpftraceProbes, PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -6,10 +5,10 @@ import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { AtomicOutput } from '../runtime/atomic-output.js';
 import { environmentOf } from '../runtime/cli-environment.js';
-import { escapeControls } from '../runtime/escape-controls.js';
 import type { Interrupt } from '../runtime/interrupt.js';
+import { readBoundedFile } from '../runtime/read-bounded-file.js';
 import type { Terminal } from '../runtime/terminal.js';
-import { type BpftraceSpec, bpftraceStreams, startBpftrace } from '../tracing/bpftrace-run.js';
+import { type BpftraceSpec, type BpftraceWriter, pumpBpftrace, startBpftrace } from '../tracing/bpftrace-run.js';
 import { insmodAll, parseInsmod } from '../tracing/insmod-modules.js';
 import { checkOutcome } from '../tracing/run-trace.js';
 import { runWorkloadsSliced, type SlicedOutcome } from '../tracing/run-workloads-sliced.js';
@@ -33,8 +32,12 @@ Examples:
 
 The program runs until every workload exited (or exit()), then its end probes run and its maps are
 printed. A program of begin/end probes only runs no workload. Time (nsecs, interval, profile) is the
-guest's virtual time, so every run prints the same. Exit status: 0 ok, 1 a program error (printed as
-bpftrace prints it) or a failed run, 2 bad option, 130 interrupted.`;
+guest's virtual time, so every run prints the same. printf output is written as it comes. Exit
+status: 0 ok, the code of exit(code), 1 a program error (printed as bpftrace prints it) or a failed
+run, 2 bad option, 130 interrupted (the end probes and maps are printed first).`;
+
+/** The largest program file read (bpftrace programs are a few KiB; this only bounds a mistake). */
+const MAX_PROGRAM_BYTES = 1024 * 1024;
 
 /** Options of `int3 bpftrace`. */
 interface BpftraceOptions {
@@ -88,13 +91,24 @@ export function registerBpftraceCommand(program: Command): void {
       const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
       insmodAll(traced, modules);
       startBpftrace(host, spec, 'bpftrace');
+      const env = environmentOf(cmd);
+      const writer: BpftraceWriter = {
+        stdout: file ? (s) => file.write(s) : (s) => writeOut(cmd, s),
+        stderr: env.writeErr,
+      };
+      // Output is written as it comes: after start (`Attached N probes`, the begin probes), after each
+      // slice of the run, and after stop (the end probes and the maps).
+      let exit = pumpBpftrace(host, writer);
       let outcome: SlicedOutcome | undefined;
-      if (attaches && !bpftraceStreams(host).exited) {
+      if (attaches && exit === undefined) {
         try {
           outcome = await runWorkloadsSliced(traced, plan.workloads, {
             interrupt: c.get<Interrupt>(CliTokens.Interrupt),
             terminal: c.get<Terminal>(CliTokens.Terminal),
-            until: () => bpftraceStreams(host).exited,
+            onSlice: () => {
+              exit = pumpBpftrace(host, writer);
+            },
+            until: () => exit !== undefined,
             contain: (slice) => host.contained(slice),
           });
         } catch (error) {
@@ -107,14 +121,15 @@ export function registerBpftraceCommand(program: Command): void {
       } catch (error) {
         if (!(error instanceof PluginError)) throw error;
       }
-      const streams = bpftraceStreams(host);
-      const env = environmentOf(cmd);
-      env.writeErr(escapeControls(streams.stderr));
-      if (file) {
-        file.write(streams.stdout);
-        file.commit();
-      } else writeOut(cmd, escapeControls(streams.stdout));
-      if (outcome && !streams.exited && outcome.reason !== 'stopped') checkOutcome(outcome);
+      const last = pumpBpftrace(host, writer);
+      exit ??= last;
+      file?.commit();
+      // exit(code) decides the status (bpftrace exits with it); else the run's outcome does.
+      if (exit !== undefined) {
+        if (exit !== 0) process.exitCode = exit;
+        return;
+      }
+      if (outcome && outcome.reason !== 'stopped') checkOutcome(outcome);
     });
 }
 
@@ -127,16 +142,12 @@ function programSpec(options: BpftraceOptions, args: readonly string[]): Bpftrac
   if (options.expr !== undefined) return { source: options.expr, filename: 'stdin', format };
   const file = args[0];
   if (file === undefined) throw new CliError('usage', 'give a program: -e PROGRAM or a program file', 'bpftrace');
-  try {
-    return { source: readFileSync(file, 'utf8'), filename: file, format };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      'usage',
-      `cannot read program '${file}': ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      'bpftrace',
-    );
-  }
+  const bytes = readBoundedFile(
+    file,
+    MAX_PROGRAM_BYTES,
+    (why) => new CliError('usage', `cannot read program '${file}': ${why}`, 'bpftrace'),
+  );
+  return { source: Buffer.from(bytes).toString('utf8'), filename: file, format };
 }
 
 /** `-l [GLOB]`: the probe-able functions, as `kprobe:NAME`. */

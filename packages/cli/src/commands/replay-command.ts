@@ -6,13 +6,12 @@ import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { describeMachineAt } from '../inspect/describe-machine-at.js';
 import { environmentOf } from '../runtime/cli-environment.js';
-import { escapeControls } from '../runtime/escape-controls.js';
 import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt } from '../runtime/interrupt.js';
 import { readBoundedFile } from '../runtime/read-bounded-file.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
-import { bpftraceStreams, startBpftrace } from '../tracing/bpftrace-run.js';
+import { type BpftraceWriter, pumpBpftrace, startBpftrace } from '../tracing/bpftrace-run.js';
 import { histReports } from '../tracing/hist-reports.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
@@ -134,9 +133,18 @@ export function registerReplayCommand(program: Command): void {
       }
       const tracers = startTracers(host, globals.tracers, 'replay');
       const bpftrace = options.bpftrace;
+      // The program's output is written as it comes, as `int3 bpftrace` writes it live.
+      const bpfWriter: BpftraceWriter = { stdout: (s) => writeOut(cmd, s), stderr: environmentOf(cmd).writeErr };
+      let bpfExit: number | undefined;
+      const pumpBpf = () => {
+        if (bpftrace === undefined) return;
+        const code = pumpBpftrace(host, bpfWriter);
+        bpfExit ??= code;
+      };
       if (bpftrace !== undefined) {
         const format = plan.format === 'json' ? 'json' : 'text';
         startBpftrace(host, { source: bpftrace, filename: 'stdin', format }, 'replay');
+        pumpBpf();
       }
       // Step 3: the recorded inputs (state hashes checked unless probes were added: they change the
       // text), the trace written after each recorded run as the live run wrote it.
@@ -154,7 +162,10 @@ export function registerReplayCommand(program: Command): void {
           verify: !extra,
           interrupt: c.get<Interrupt>(CliTokens.Interrupt),
           terminal,
-          onRun: () => output.drain(),
+          onRun: () => {
+            output.drain();
+            pumpBpf();
+          },
           contain: (apply) => host.contained(apply),
         });
       } catch (error) {
@@ -168,9 +179,10 @@ export function registerReplayCommand(program: Command): void {
       const reports = histReports(traced) + finishTracers(host, tracers);
       printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
       if (bpftrace !== undefined) {
-        const streams = bpftraceStreams(host);
-        environmentOf(cmd).writeErr(escapeControls(streams.stderr));
-        writeOut(cmd, escapeControls(streams.stdout));
+        // After exit() a recorded run goes on (it was recorded without the program), whose later hits
+        // the program ignores; what is left to print is its end probes and maps.
+        pumpBpf();
+        if (bpfExit !== undefined && bpfExit !== 0) process.exitCode = bpfExit;
       }
       // A run the watchdog stopped inside a handler has no outcome to check.
       if (!timedOut) {

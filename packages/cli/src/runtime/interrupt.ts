@@ -13,7 +13,13 @@ export function exitStatusOf(signal: StopSignal): number {
 export const EXIT_INTERRUPTED = 130;
 
 /** Commands whose runs stop at a signal and still print what was recorded (in slices of virtual time). */
-export const INTERRUPTIBLE_COMMANDS: ReadonlySet<string> = new Set(['trace', 'record', 'replay', 'tracefs']);
+export const INTERRUPTIBLE_COMMANDS: ReadonlySet<string> = new Set([
+  'trace',
+  'record',
+  'replay',
+  'tracefs',
+  'bpftrace',
+]);
 
 const SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

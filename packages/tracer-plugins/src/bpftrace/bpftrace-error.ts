@@ -10,6 +10,8 @@ export class BpftraceError extends Error {
   constructor(
     message: string,
     readonly location: SourceLocation | undefined,
+    /** The further mistakes the same check found, in source order (bpftrace reports them all). */
+    readonly also: readonly BpftraceError[] = [],
   ) {
     super(message);
     this.name = 'BpftraceError';
@@ -19,7 +21,7 @@ export class BpftraceError extends Error {
 /**
  * `stdin:1:12-18: ERROR: message`, then the source line (tabs as four spaces) and a `~` under the
  * offending text, as bpftrace prints a located error; a span over several lines prints them all and
- * no underline; an error without a location is `ERROR: message`.
+ * no underline; an error without a location is `ERROR: message`. The errors in its `also` follow.
  *
  * @see bpftrace src/ast/location.cpp SourceLocation::source_location(), source_context()
  * @example
@@ -27,6 +29,12 @@ export class BpftraceError extends Error {
  * // "stdin:1:12-16: ERROR: Unknown identifier: 'fake'\nkprobe:f { fake }\n           ~~~~\n"
  */
 export function formatBpftraceError(error: BpftraceError, source: string, filename = 'stdin'): string {
+  let out = formatOne(error, source, filename);
+  for (const more of error.also) out += formatOne(more, source, filename);
+  return out;
+}
+
+function formatOne(error: BpftraceError, source: string, filename: string): string {
   const loc = error.location;
   if (loc === undefined) return `ERROR: ${error.message}\n`;
   const lines = source.split('\n');

@@ -214,4 +214,20 @@ describe('bpftrace semantic errors', () => {
   ])('should report %j as bpftrace does', (source, expected) => {
     expect(runBegin(source)).toBe(expected);
   });
+
+  it.each([
+    [
+      'begin { foo(1); bar(2); }',
+      "stdin:1:9-15: ERROR: Unknown function: 'foo'\nbegin { foo(1); bar(2); }\n        ~~~~~~\n" +
+        "stdin:1:17-23: ERROR: Unknown function: 'bar'\nbegin { foo(1); bar(2); }\n                ~~~~~~\n",
+    ],
+    [
+      'kprobe:f /fake/ { if (1) { nope(); } } end { $x = count(); }',
+      "stdin:1:11-15: ERROR: Unknown identifier: 'fake'\nkprobe:f /fake/ { if (1) { nope(); } } end { $x = count(); }\n          ~~~~\n" +
+        "stdin:1:28-34: ERROR: Unknown function: 'nope'\nkprobe:f /fake/ { if (1) { nope(); } } end { $x = count(); }\n                           ~~~~~~\n" +
+        'stdin:1:51-58: ERROR: count() must be assigned directly to a map\nkprobe:f /fake/ { if (1) { nope(); } } end { $x = count(); }\n                                                  ~~~~~~~\n',
+    ],
+  ])('should report every mistake of %j in source order, as bpftrace does', (source, expected) => {
+    expect(runBegin(source)).toBe(expected);
+  });
 });

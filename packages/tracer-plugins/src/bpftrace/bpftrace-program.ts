@@ -44,6 +44,11 @@ export class BpftraceProgram {
 
   #exitCalled: boolean | undefined;
 
+  /** The exit status the program asked for with `exit(code)`: 0 without a code, or when it did not exit. */
+  get exitCode(): number {
+    return this.compiled.state.exitCode;
+  }
+
   /** The probes other than begin/end (those that need attaching). */
   get attachedProbes(): CompiledProbe[] {
     return this.compiled.probes.filter((p) =>

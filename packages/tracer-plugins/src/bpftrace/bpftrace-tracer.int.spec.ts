@@ -8,11 +8,10 @@ import { BpftraceTracer } from './bpftrace-tracer.js';
 /** Runs a program over `cat /etc/motd` and returns its streams. */
 async function bpftrace(program: string, args: string[] = [], workload = ['cat', '/etc/motd'], cpus = 1) {
   const { m, fs, host } = await bootTracerHost(cpus);
-  host.start('bpftrace', [...args, '--streams', program]);
+  host.start('bpftrace', [...args, program]);
   run(m, workload);
   host.stop('bpftrace');
-  const report = JSON.parse(host.report('bpftrace').text) as { stdout: string; stderr: string; exited: boolean };
-  return { ...report, fs };
+  return { ...host.drain('bpftrace'), fs };
 }
 
 describe(BpftraceTracer, () => {
@@ -20,12 +19,12 @@ describe(BpftraceTracer, () => {
     const { m, fs, host } = await bootTracerHost();
     fs.write('kprobe_events', 'p:vr vfs_read');
     fs.write('events/kprobes/enable', '1');
-    host.start('bpftrace', ['--streams', 'kprobe:vfs_read { @[comm] = count(); }']);
+    host.start('bpftrace', ['kprobe:vfs_read { @[comm] = count(); }']);
     run(m, ['cat', '/etc/motd']);
     host.stop('bpftrace');
     const calls = traceLines(fs).filter((l) => l.includes(' vr: ')).length;
     expect(calls).toBeGreaterThan(0);
-    const r = JSON.parse(host.report('bpftrace').text);
+    const r = host.drain('bpftrace');
     expect(r.stderr).toBe('Attached 1 probe\n');
     expect(r.stdout).toBe(`\n\n@[cat]: ${calls}\n`);
   });
@@ -59,10 +58,32 @@ describe(BpftraceTracer, () => {
     );
   });
 
-  it('should stop recording at exit(), still run end, and say so', async () => {
+  it('should stop recording at exit(), still run end, and say so with exit status 0', async () => {
     const r = await bpftrace('kprobe:vfs_read { @ = count(); exit(); } end { printf("bye\\n"); }');
-    expect(r.exited).toBe(true);
+    expect(r.exit).toBe(0);
     expect(r.stdout).toBe('bye\n\n\n@: 1\n');
+  });
+
+  it("should hand out exit(code)'s code, the first exit() deciding, in its low 8 bits", async () => {
+    expect((await bpftrace('kprobe:vfs_read { exit(3); }')).exit).toBe(3);
+    expect((await bpftrace('kprobe:vfs_read { @n = count(); if (@n == 2) { exit(7); } exit(9); }')).exit).toBe(9);
+    expect((await bpftrace('begin { exit(256 + 4); }')).exit).toBe(4);
+    expect((await bpftrace('kprobe:vfs_read { @ = count(); }')).exit).toBeUndefined();
+  });
+
+  it('should drain printf output as it comes: what a drain handed out is not handed out again', async () => {
+    const { m, host } = await bootTracerHost();
+    host.start('bpftrace', ['kprobe:vfs_read { printf("r %d\\n", arg2); } end { printf("end\\n"); }']);
+    expect(host.drain('bpftrace')).toEqual({ stdout: '', stderr: 'Attached 2 probes\n' });
+    run(m, ['cat', '/etc/motd']);
+    const during = host.drain('bpftrace');
+    expect(during.stdout).toMatch(/^(r \d+\n)+$/);
+    expect(during.stderr).toBe('');
+    expect(host.drain('bpftrace').stdout).toBe('');
+    host.stop('bpftrace');
+    expect(host.report('bpftrace').text).toBe('end\n\n\n');
+    expect(host.drain('bpftrace')).toEqual({ stdout: 'end\n\n\n', stderr: '' });
+    expect(host.report('bpftrace').text).toBe('');
   });
 
   it('should print JSON lines with -f json, attached_probes first', async () => {

@@ -1,7 +1,7 @@
 import type { PtRegs } from '@int3/kernel';
 import { type Kprobe, KprobeError, type Kretprobe } from '@int3/kprobes';
 import { injectable } from 'inversify';
-import type { Tracer, TracerReport } from '../plugins/tracer.js';
+import type { Tracer, TracerOutput, TracerReport } from '../plugins/tracer.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { AttachPoint } from './ast.js';
@@ -44,13 +44,11 @@ export class BpftraceTracer implements Tracer {
   #periodic: Periodic[] = [];
   #untick: (() => void) | undefined;
   #program: BpftraceProgram | undefined;
-  #streams = false;
   #stdout = '';
   #stderr = '';
 
   start(ctx: TracerContext): void {
     const args = parseBpftraceArgs(ctx.args);
-    this.#streams = args.streams;
     this.#stdout = '';
     this.#stderr = '';
     const rt = new MachineBpftraceRuntime(ctx);
@@ -175,11 +173,22 @@ export class BpftraceTracer implements Tracer {
     this.#program?.finish();
   }
 
+  /** What the program printed and has not yet been drained (all of it, when nobody drains). */
   report(): TracerReport {
-    if (!this.#streams) return { format: 'text', text: this.#stdout };
-    return {
-      format: 'json',
-      text: JSON.stringify({ stdout: this.#stdout, stderr: this.#stderr, exited: this.exited }),
-    };
+    return { format: 'text', text: this.#stdout };
+  }
+
+  /**
+   * What the program printed since the last drain — `printf` lines as they came, the `Attached` line
+   * on stderr, and after stop the `end` probes' output and the maps — and, once it called `exit()`,
+   * the exit status it asked for.
+   */
+  drain(): TracerOutput {
+    const out: TracerOutput = this.exited
+      ? { stdout: this.#stdout, stderr: this.#stderr, exit: this.#program?.exitCode ?? 0 }
+      : { stdout: this.#stdout, stderr: this.#stderr };
+    this.#stdout = '';
+    this.#stderr = '';
+    return out;
   }
 }

@@ -107,10 +107,17 @@ export function compileCall(ctx: CompileContext, e: Call): Compiled {
       const r = name.value as PtRegName;
       return { t: UINT64, f: (fr) => rt.reg(fr.cpu, r) };
     }
-    case 'exit':
-      return none(() => {
+    case 'exit': {
+      // exit([int code]): the run ends as if SIGTERM came; `end` probes still run, maps print, and
+      // bpftrace exits with the code (0 without one). The first exit() of a run decides the code.
+      if (args.length > 1) throw argCount(e, '0 or 1');
+      const code = args.length === 1 ? integer(ctx, args[0], e) : undefined;
+      return none((fr) => {
+        if (state.exited) return;
         state.exited = true;
+        state.exitCode = code === undefined ? 0 : Number(BigInt.asUintN(8, code(fr)));
       });
+    }
     case 'has_key': {
       const m = mapArg(ctx, args[0], e, 'has_key()');
       const info = ctx.maps.get(m.name);

@@ -1,5 +1,6 @@
 import type { Expr, ProbeProvider } from './ast.js';
 import type { BpfMap, MapInfo, Value } from './bpf-map.js';
+import type { BpftraceError } from './bpftrace-error.js';
 import type { BpftraceOutput } from './bpftrace-output.js';
 import type { BpftraceRuntime } from './bpftrace-runtime.js';
 import type { BpfType } from './bpftrace-type.js';
@@ -20,6 +21,8 @@ export interface ProgramState {
   out: BpftraceOutput;
   /** Set by `exit()`: later hits are ignored, `end` probes run when the tracer stops. */
   exited: boolean;
+  /** The exit status `exit(code)` asked for (its low 8 bits, as a process exit status), 0 by default. */
+  exitCode: number;
   /** `nsecs` when `begin` ran (`elapsed` counts from there). */
   startNs: number;
 }
@@ -53,4 +56,10 @@ export interface CompileContext {
   expr(e: Expr): Compiled;
   /** The runtime map of a name (created when first compiled). */
   mapOf(name: string): BpfMap;
+  /**
+   * The mistakes found so far: a statement (or predicate) that fails to compile is noted here and
+   * compiling goes on with the next, so that every mistake is reported, as bpftrace's semantic pass
+   * reports them all.
+   */
+  readonly errors: BpftraceError[];
 }

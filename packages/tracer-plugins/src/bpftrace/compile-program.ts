@@ -1,10 +1,11 @@
 import type { AttachPoint, Expr, Probe, ProbeProvider, Program } from './ast.js';
 import { BpfMap, type MapInfo } from './bpf-map.js';
+import { BpftraceError } from './bpftrace-error.js';
 import type { BpftraceOutput } from './bpftrace-output.js';
 import type { BpftraceRuntime } from './bpftrace-runtime.js';
 import type { CompileContext, Compiled, Frame, ProgramState, ScratchVar } from './compile-context.js';
 import { compileExpr, truth } from './compile-expr.js';
-import { compileBlock } from './compile-stmt.js';
+import { compileBlock, orNoted } from './compile-stmt.js';
 
 /** One probe, compiled: its attach points and the closure a hit runs. */
 export interface CompiledProbe {
@@ -25,7 +26,8 @@ export interface CompiledProgram {
 /**
  * Compiles a parsed program to closures, once: a first pass gathers every map's key and value types
  * (a map may be read in a probe before the one that assigns it), the second checks everything and
- * builds the closures. A mistake is a BpftraceError located in the source.
+ * builds the closures. Mistakes are a BpftraceError located in the source, the first one's, with the
+ * others in source order as its `also`.
  *
  * @see bpftrace src/ast/passes/types/type_resolver.cpp (types gathered from the whole program)
  * @example
@@ -50,7 +52,7 @@ function compilePass(
   strict: boolean,
 ): CompiledProgram {
   const runtimeMaps = new Map<string, BpfMap>();
-  const state: ProgramState = { maps: runtimeMaps, out, exited: false, startNs: 0 };
+  const state: ProgramState = { maps: runtimeMaps, out, exited: false, exitCode: 0, startNs: 0 };
   const mapOf = (name: string) => {
     let m = runtimeMaps.get(name);
     if (m === undefined) {
@@ -64,7 +66,10 @@ function compilePass(
     }
     return m;
   };
-  const probes = program.probes.map((p) => compileProbe(p, { rt, state, maps, strict, mapOf }));
+  const errors: BpftraceError[] = [];
+  const probes = program.probes.map((p) => compileProbe(p, { rt, state, maps, strict, mapOf, errors }));
+  const [first, ...rest] = errors;
+  if (first !== undefined) throw new BpftraceError(first.message, first.location, rest);
   // Maps only ever read or cleared hold nothing worth printing, as bpftrace drops unassigned maps.
   for (const [name, m] of runtimeMaps) if (m.info.value === undefined) runtimeMaps.delete(name);
   return { probes, maps: runtimeMaps, state };
@@ -72,7 +77,7 @@ function compilePass(
 
 function compileProbe(
   p: Probe,
-  shared: Pick<CompileContext, 'rt' | 'state' | 'maps' | 'strict' | 'mapOf'>,
+  shared: Pick<CompileContext, 'rt' | 'state' | 'maps' | 'strict' | 'mapOf' | 'errors'>,
 ): CompiledProbe {
   const providers = new Set<ProbeProvider>(p.attachPoints.map((a) => a.provider));
   const vars = new Map<string, ScratchVar>();
@@ -82,7 +87,14 @@ function compileProbe(
     vars,
     expr: (e: Expr): Compiled => compileExpr(ctx, e),
   };
-  const pred = p.predicate ? truth(ctx.expr(p.predicate), p.predicate.loc) : undefined;
+  const predicate = p.predicate;
+  const pred = predicate
+    ? orNoted(
+        ctx,
+        () => truth(ctx.expr(predicate), predicate.loc),
+        () => false,
+      )
+    : undefined;
   const body = compileBlock(ctx, p.body, false);
   const state = shared.state;
   const run = pred

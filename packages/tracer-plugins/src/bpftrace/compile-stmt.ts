@@ -25,7 +25,7 @@ const UNROLL_MAX = 100;
  * @see bpftrace src/ast/passes/codegen_llvm.cpp (what each statement does)
  */
 export function compileBlock(ctx: CompileContext, stmts: readonly Stmt[], inLoop: boolean): StmtFn {
-  const fs = stmts.map((s) => compileStmt(ctx, s, inLoop));
+  const fs = stmts.map((s) => orNoted(ctx, () => compileStmt(ctx, s, inLoop), nothing));
   if (fs.length === 1) return fs[0];
   return (fr) => {
     for (let i = 0; i < fs.length; i++) {
@@ -34,6 +34,23 @@ export function compileBlock(ctx: CompileContext, stmts: readonly Stmt[], inLoop
     }
     return Flow.NEXT;
   };
+}
+
+/** What a statement that did not compile runs (the program is refused before it runs anyway). */
+const nothing: StmtFn = () => Flow.NEXT;
+
+/**
+ * Compiles one part, or notes its mistake in {@link CompileContext.errors} and gives `fallback`, so
+ * the parts after it are checked too.
+ */
+export function orNoted<T>(ctx: CompileContext, compile: () => T, fallback: T): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (!(error instanceof BpftraceError)) throw error;
+    ctx.errors.push(error);
+    return fallback;
+  }
 }
 
 function compileStmt(ctx: CompileContext, s: Stmt, inLoop: boolean): StmtFn {

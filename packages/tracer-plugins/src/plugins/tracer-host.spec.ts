@@ -77,6 +77,26 @@ describe(TracerHost, () => {
     expect([host.hasFailed('s'), host.hasFailed('r')]).toEqual([true, true]);
   });
 
+  it('should drain a tracer that prints as it runs, give nothing for one that only reports, and fail a bad drain', async () => {
+    const booted = bootTraceFs();
+    const host = new TracerHost(booted.fs);
+    const printing = jsPlugin('p').replace(
+      'report() {',
+      "n = 0; drain() { this.n++; return this.n === 1 ? { stdout: 'line\\n', stderr: '' } : { stdout: '', stderr: '', exit: 4 }; } report() {",
+    );
+    const broken = jsPlugin('b').replace('report() {', 'drain() { return 42; } report() {');
+    const dir = writePluginFixture({ 'p.mjs': printing, 'b.mjs': broken, 'q.mjs': jsPlugin('q') });
+    for (const f of ['./p.mjs', './b.mjs', './q.mjs']) await host.load(f, dir);
+    for (const t of ['p', 'b', 'q']) host.start(t);
+    expect(host.drain('p')).toEqual({ stdout: 'line\n', stderr: '' });
+    expect(host.drain('p')).toEqual({ stdout: '', stderr: '', exit: 4 });
+    expect(host.drain('q')).toEqual({ stdout: '', stderr: '' });
+    expect(() => host.drain('b')).toThrow(
+      "plugin 'fixture-b': tracer 'b': drain() failed: drain() returned no { stdout, stderr }",
+    );
+    expect(host.hasFailed('b')).toBe(true);
+  });
+
   it('should list each tracer with its description, plugin and path', async () => {
     const { host } = await hostWith('d', '');
     expect(host.tracers).toEqual([

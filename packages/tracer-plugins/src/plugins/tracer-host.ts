@@ -7,7 +7,7 @@ import { installTracerPlugin, type LoadedTracerPlugin, loadTracerPlugin } from '
 import { describeThrown, PluginError, PluginErrorCode } from './plugin-error.js';
 import { type PluginCallSite, PluginGuard } from './plugin-guard.js';
 import { pluginRoot, stackHasFrameIn } from './plugin-root.js';
-import type { Tracer, TracerReport } from './tracer.js';
+import type { Tracer, TracerOutput, TracerReport } from './tracer.js';
 import type { TracerContext } from './tracer-context.js';
 import type { TracerPlugin, TracerPluginManifest } from './tracer-plugin.js';
 import { TracerTokens } from './tracer-tokens.js';
@@ -38,7 +38,10 @@ export interface TracerInfo {
 }
 
 /** The host's calls into a tracer, as its failures name them. */
-type TracerCall = 'start' | 'stop' | 'report';
+type TracerCall = 'start' | 'stop' | 'report' | 'drain';
+
+/** What a tracer that only reports drains. */
+const NOTHING_DRAINED: TracerOutput = Object.freeze({ stdout: '', stderr: '' });
 
 /**
  * Loads tracer plugins for one machine and runs their tracers, turning every failure of a plugin
@@ -275,6 +278,26 @@ export class TracerHost {
       throw this.#failed(entry, 'report() failed', e);
     }
     return r;
+  }
+
+  /**
+   * What a tracer that prints as it runs printed since the last drain ({@link Tracer.drain}); empty for
+   * a tracer that only reports. A throw, or a result that is not `{ stdout, stderr }`, fails it.
+   */
+  drain(name: string): TracerOutput {
+    const entry = this.#entry(name);
+    const tracer = entry.tracer;
+    if (tracer.drain === undefined) return NOTHING_DRAINED;
+    let out: TracerOutput;
+    try {
+      out = this.#call(entry, 'drain', () => (tracer.drain as () => TracerOutput)());
+    } catch (e) {
+      throw this.#failed(entry, 'drain() threw', e);
+    }
+    if (typeof out?.stdout !== 'string' || typeof out.stderr !== 'string') {
+      throw this.#failed(entry, 'drain() failed', new TypeError('drain() returned no { stdout, stderr }'));
+    }
+    return out;
   }
 
   /**

@@ -8,6 +8,22 @@ export interface TracerReport {
 }
 
 /**
+ * What a tracer that prints as it runs (bpftrace's `printf`, a `perf trace`) printed since it was last
+ * drained, and whether it asks the run to end: the host's caller drains it between slices of a run and
+ * writes it out as it comes, so a long run shows its lines and an interrupted one loses none.
+ *
+ * @see bpftrace src/output/output.h (printf output is written as it arrives, maps at exit)
+ */
+export interface TracerOutput {
+  /** The tool's own output (its data), in order. */
+  readonly stdout: string;
+  /** Its diagnostics (bpftrace's `Attached N probes`). */
+  readonly stderr: string;
+  /** Set once the tool asked the run to end (bpftrace's `exit(code)`): the exit status it asks for. */
+  readonly exit?: number;
+}
+
+/**
  * A tracing tool run on a machine: it registers its probes in `start`, removes them in `stop`, and
  * renders what it saw in `report` (callable before or after `stop`). A plugin binds one instance per
  * name it `provides`.
@@ -29,4 +45,10 @@ export interface Tracer {
   /** Unregisters every probe it registered; safe to call twice or after a failed start. */
   stop(): void;
   report(): TracerReport;
+  /**
+   * For a tool that prints as it runs: what it printed since the last drain (then forgotten, so a long
+   * run keeps nothing it already handed out). `report` gives what was not drained. Optional: a tracer
+   * without it prints only its report.
+   */
+  drain?(): TracerOutput;
 }
