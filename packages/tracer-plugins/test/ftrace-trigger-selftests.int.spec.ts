@@ -244,6 +244,24 @@ describe('trigger-filter.tc (event trigger - test trigger filter)', () => {
     // The script's `common_pid == child_pid` compares two fields, which the kernel's filter refuses.
     expect(echo(fs, 'traceoff if common_pid == arg1', t)).toBe('EINVAL');
   });
+
+  it("should log a filter that does not parse to error_log as the event's filter file logs it", () => {
+    const { fs } = boot();
+    expect(echo(fs, 'nosuch == 1', `${FORK}/filter`)).toBe('EINVAL');
+    expect(fs.read('error_log')).toMatch(
+      /^\[ {4}0\.\d{6}\] event filter parse error: error: Field not found\n {2}Command: nosuch == 1\n {18}\^\n$/,
+    );
+    // The same entry, whatever the filter's mistake, for a trigger's `if FILTER` (set_trigger_filter()).
+    for (const bad of ['a', 'common_pid=0', 'common_pid==b', 'nosuch == 1', '(common_pid == 1', 'common_pid == "x']) {
+      fs.write('error_log', '');
+      expect(echo(fs, bad, `${FORK}/filter`), bad).toBe('EINVAL');
+      const fromFile = fs.read('error_log').replace(/^\[[^\]]*\]/, '');
+      fs.write('error_log', '');
+      expect(echo(fs, `traceoff if ${bad}`, `${FORK}/trigger`), bad).toBe('EINVAL');
+      expect(fs.read('error_log').replace(/^\[[^\]]*\]/, ''), bad).toBe(fromFile);
+      expect(fromFile, bad).toMatch(/^ event filter parse error: error: .+\n {2}Command: .+\n +\^\n$/);
+    }
+  });
 });
 
 describe('trigger-snapshot.tc (event trigger - test snapshot-trigger)', () => {

@@ -1,3 +1,5 @@
+import type { ErrorLog } from '../probe-events/error-log.js';
+
 /**
  * The event filter's error table: code → message, in the kernel's order (the index is the kernel's
  * `FILT_ERR_*` number). `NONE` stands for the paths where the kernel fails without setting an error
@@ -59,4 +61,33 @@ export function formatFilterError(text: string, error: FilterParseError): string
   // The kernel prints "^" right-aligned in pos + 1 columns (pos 0: no padding), clamped to the text.
   const column = Math.min(error.pos, text.length);
   return `${text}\n${' '.repeat(column)}^\nparse_error: ${FILTER_ERRORS[error.code]}\n`;
+}
+
+/** Where a refused filter is logged: tracefs's `error_log` and the virtual clock. */
+export interface FilterErrorSink {
+  readonly errorLog: ErrorLog;
+  /** Virtual time in ns. */
+  now(): number;
+}
+
+/**
+ * Logs a refused filter to `error_log` as the kernel does for an event's `filter` file and for a
+ * trigger's `if FILTER`: location `event filter parse error`, the error's message and position under
+ * the filter text — or, for a failure without an error code ({@link FILTER_ERRORS} `NONE`), the
+ * message `Error` at position 0 (the kernel's `FILT_ERR_ERRNO`).
+ *
+ * @see kernel/trace/trace_events_filter.c append_filter_err()
+ * @example
+ * logFilterError(sink, 'foo == 1', { code: 'FIELD_NOT_FOUND', pos: 0, errno: 'EINVAL' });
+ * // error_log: [    0.000000] event filter parse error: error: Field not found / Command: foo == 1
+ */
+export function logFilterError(sink: FilterErrorSink, text: string, error: FilterParseError): void {
+  const coded = error.code !== 'NONE';
+  sink.errorLog.append({
+    timestampNs: BigInt(Math.floor(sink.now())),
+    location: 'event filter parse error',
+    message: coded ? FILTER_ERRORS[error.code] : FILTER_ERRORS.ERRNO,
+    command: text,
+    position: coded ? error.pos : 0,
+  });
 }

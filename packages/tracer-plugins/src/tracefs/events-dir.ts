@@ -1,4 +1,5 @@
 import { FILTER_WRITE_MAX } from '../filter/event-filter.js';
+import { logFilterError } from '../filter/filter-error.js';
 import { eventFormatFile } from '../probe-events/event-format-file.js';
 import { histShow } from '../triggers/hist/hist-trigger.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
@@ -40,6 +41,7 @@ function eventNode(k: TracerKprobes, ev: TraceKprobeEvent, leaf: string | undefi
               `filter for ${ev.group}/${ev.name} too long: a write must be under a page (${FILTER_WRITE_MAX} bytes)`,
             );
           }
+          logFilterError(ev.triggers.context, t.replace(/\s+$/, ''), r.error);
           throw new TraceFsError('EINVAL', `bad filter for ${ev.group}/${ev.name}: read filter for details`);
         },
       );

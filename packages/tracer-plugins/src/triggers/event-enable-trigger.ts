@@ -37,7 +37,7 @@ function eventEnableCommand(name: EnableCommandName): TriggerCommandParser {
       }
       const param = rest.length > 0 ? rest.join(':') : undefined;
       const count = parseCount(param);
-      const f = setTriggerFilter(sep.filter, triggers.owner.type.fields);
+      const f = setTriggerFilter(sep.filter, triggers.owner.type.fields, triggers.context);
       const t = enableTrigger(command, enable, hist, target, count, f?.text, f?.filter);
       target.file.enableDisable(true, true);
       try {

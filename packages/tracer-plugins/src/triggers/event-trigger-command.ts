@@ -41,7 +41,7 @@ export function simpleCommand(spec: SimpleCommandSpec): TriggerCommandParser {
         return;
       }
       const count = parseCount(param);
-      const f = setTriggerFilter(filter, triggers.owner.type.fields);
+      const f = setTriggerFilter(filter, triggers.owner.type.fields, ctx);
       const fn = param === undefined ? spec.fn : spec.countFn;
       const t: EventTrigger = {
         command,

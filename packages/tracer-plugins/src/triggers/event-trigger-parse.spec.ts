@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_FIELDS } from '../events/trace-event-type.js';
+import { ErrorLog } from '../probe-events/error-log.js';
 import { TraceFsError } from '../tracefs/trace-fs-error.js';
 import { eventTriggerPrint, parseCount, separateFilter, setTriggerFilter } from './event-trigger-parse.js';
 
@@ -39,11 +40,16 @@ describe(parseCount.name, () => {
 
 describe(setTriggerFilter.name, () => {
   it('should compile the text after if, and refuse text without if or a filter that does not parse', () => {
-    expect(setTriggerFilter('if common_pid == 1', COMMON_FIELDS)?.text).toBe('common_pid == 1');
-    expect(setTriggerFilter(undefined, COMMON_FIELDS)).toBeUndefined();
-    expect(errnoOf(() => setTriggerFilter('common_pid == 1', COMMON_FIELDS))).toBe('EINVAL');
-    expect(errnoOf(() => setTriggerFilter('if', COMMON_FIELDS))).toBe('EINVAL');
-    expect(errnoOf(() => setTriggerFilter('if nosuch == 1', COMMON_FIELDS))).toBe('EINVAL');
+    const sink = { errorLog: new ErrorLog(), now: () => 1_500_000 };
+    expect(setTriggerFilter('if common_pid == 1', COMMON_FIELDS, sink)?.text).toBe('common_pid == 1');
+    expect(setTriggerFilter(undefined, COMMON_FIELDS, sink)).toBeUndefined();
+    expect(errnoOf(() => setTriggerFilter('common_pid == 1', COMMON_FIELDS, sink))).toBe('EINVAL');
+    expect(errnoOf(() => setTriggerFilter('if', COMMON_FIELDS, sink))).toBe('EINVAL');
+    expect(sink.errorLog.entries).toEqual([]);
+    expect(errnoOf(() => setTriggerFilter('if nosuch == 1', COMMON_FIELDS, sink))).toBe('EINVAL');
+    expect(sink.errorLog.show()).toBe(
+      '[    0.001500] event filter parse error: error: Field not found\n  Command: nosuch == 1\n                  ^\n',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FieldDescriptor } from '../events/trace-event-type.js';
 import { EventFilter } from '../filter/event-filter.js';
+import { type FilterErrorSink, logFilterError } from '../filter/filter-error.js';
 import { kstrtoul } from '../probe-events/kstrto.js';
 import { TraceFsError } from '../tracefs/trace-fs-error.js';
 
@@ -51,13 +52,15 @@ export interface TriggerFilter {
 
 /**
  * Compiles `if FILTER` against the triggering event's fields: the first word must be `if` and a filter
- * must follow; a filter that does not parse is EINVAL.
+ * must follow; a filter that does not parse is EINVAL, and logged to `error_log` as an event filter's
+ * parse error is.
  *
  * @see kernel/trace/trace_events_trigger.c set_trigger_filter()
  */
 export function setTriggerFilter(
   text: string | undefined,
   fields: readonly FieldDescriptor[],
+  log: FilterErrorSink,
 ): TriggerFilter | undefined {
   if (text === undefined) return undefined;
   const m = /[ \t]/.exec(text);
@@ -66,6 +69,8 @@ export function setTriggerFilter(
   const rest = text.slice(m.index + 1);
   const filter = new EventFilter(fields);
   const r = filter.write(rest);
+  // A filter that does not parse is logged as the filter file logs it (set_str is on "for error handling").
+  if (!r.ok && 'error' in r) logFilterError(log, rest.replace(/\s+$/, ''), r.error);
   if (!r.ok || filter.predicate === undefined) throw new TraceFsError('EINVAL', `trigger: bad filter '${rest}'`);
   return { text: rest, filter };
 }

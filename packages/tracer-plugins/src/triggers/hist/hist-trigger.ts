@@ -124,7 +124,7 @@ export const histCommand: TriggerCommandParser = {
     const { param, filter } = splitFilter(paramAndFilter);
     const attrs = parseHistTriggerAttrs(param, err);
     const data = HistData.create(attrs, owner.type.fields, err);
-    const f = setTriggerFilter(filter, owner.type.fields);
+    const f = setTriggerFilter(filter, owner.type.fields, ctx);
     const info: HistInfo = { data, name: attrs.name };
     const named = attrs.name === undefined ? undefined : ctx.namedHists.get(attrs.name);
     if (glob.startsWith('!')) {
