@@ -41,7 +41,7 @@ describe(Interrupt, () => {
   });
 
   it('should list the commands whose runs Ctrl-C stops', () => {
-    expect([...INTERRUPTIBLE_COMMANDS].sort()).toEqual(['record', 'replay', 'trace', 'tracefs']);
+    expect([...INTERRUPTIBLE_COMMANDS].sort()).toEqual(['bpftrace', 'record', 'replay', 'trace', 'tracefs']);
   });
 });
 
