@@ -10,7 +10,7 @@ import { int3, lines, ok, REPO_ROOT, startInt3 } from './int3.js';
 const dir = mkdtempSync(join(tmpdir(), 'int3-json-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const SCHEMA_PATH = join(REPO_ROOT, 'packages/tracer-plugins/schema/trace-json-lines.v1.schema.json');
+const SCHEMA_PATH = join(REPO_ROOT, 'packages/tracer-plugins/schema/trace-json-lines.v2.schema.json');
 const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')));
 
 /** Parses JSON Lines and checks every line against the schema. */
@@ -43,6 +43,14 @@ describe('--format json', () => {
     const log = join(dir, 'json.int3log');
     expect(ok(['record', '-o', log, ...args, '--run', 'mkdir /tmp/x'])).toBe(live);
     expect(ok(['replay', log, '--format', 'json'])).toBe(live);
+  });
+
+  it("should write a stacktrace trigger's entries as stack lines that follow the schema", () => {
+    const args = ['-e', 'p:rd vfs_read', '--trigger', 'rd=stacktrace:1', '--run', 'cat /etc/motd'];
+    const records = checked(ok(['trace', ...args, '--format', 'json']));
+    expect(records.map((r) => r.type)).toEqual(['header', 'format', 'event', 'stack', 'event', 'end']);
+    const text = lines(ok(['trace', ...args])).filter((l) => l.startsWith(' => '));
+    expect((records[3].frames as { symbol: string }[]).map((f) => ` => ${f.symbol}`)).toEqual(text);
   });
 
   it('should keep a path holding quotes as one string: a traced program cannot inject fields', () => {

@@ -18,7 +18,7 @@ export function addTraceOptions(command: Command, forReplay = false): Command {
     )
     .option(
       '--format <format>',
-      'text (ftrace lines, as trace_pipe), json (typed JSON Lines, schema v1) or chrome (Chrome Trace Event JSON)',
+      'text (ftrace lines, as trace_pipe), json (typed JSON Lines, schema v2) or chrome (Chrome Trace Event JSON)',
       'text',
     );
   if (!forReplay) {

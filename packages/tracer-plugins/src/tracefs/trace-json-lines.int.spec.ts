@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bootTraceFs, run, traceLines } from '../../test/support/tracefs-machine.js';
 import { surrogateEscapeEncode } from '../trace-output/surrogate-escape.js';
 import type { TraceJsonEvent } from './probe-record-json.js';
-import { TraceJsonLines } from './trace-json-lines.js';
+import { TraceJsonLines, type TraceJsonStack } from './trace-json-lines.js';
 
 const OPEN = 'p:open do_sys_open dfd=%di filename=+0(%si):string';
 
@@ -28,6 +28,31 @@ function traceCat(path: string, defs: string[], cpus = 1) {
 const events = (lines: { type: string }[]) => lines.filter((l): l is TraceJsonEvent => l.type === 'event');
 
 describe(TraceJsonLines, () => {
+  it("should write a stacktrace trigger's <stack trace> entry as a stack line: the text's callers, innermost first", () => {
+    const stackTrace = () => {
+      const { m, fs } = bootTraceFs();
+      fs.write('kprobe_events', 'p:rd vfs_read');
+      fs.write('events/kprobes/rd/trigger', 'stacktrace:1');
+      fs.write('events/kprobes/rd/enable', '1');
+      run(m, ['cat', '/etc/motd']);
+      return fs;
+    };
+    const text = traceLines(stackTrace());
+    const callers = text.filter((l) => l.startsWith(' => ')).map((l) => l.slice(4));
+    expect(callers.slice(0, 2)).toEqual(['vfs_read', 'sys_read']);
+    const out = new TraceJsonLines(stackTrace());
+    const lines = out.drainRecords();
+    expect(lines.map((l) => l.type)).toEqual(['format', 'event', 'stack', 'event']);
+    const [, hit, stack] = lines as [unknown, TraceJsonEvent, TraceJsonStack];
+    expect(stack).toMatchObject({ type: 'stack', timestamp: hit.timestamp, cpu: hit.cpu, pid: hit.pid, comm: 'cat' });
+    expect(stack.frames.map((f) => f.symbol)).toEqual(callers);
+    expect(stack.frames[0]).toMatchObject({
+      address: expect.stringMatching(/^0x[0-9a-f]+$/),
+      offset: expect.any(Number),
+    });
+    expect(out.endRecord()).toEqual({ type: 'end', events: 3, lost: 0 });
+  });
+
   it('should keep a string holding quotes as one argument: a traced program cannot inject fields', () => {
     const path = '/tmp/a" injected="yes';
     const { text, lines } = traceCat(path, [OPEN]);
@@ -68,7 +93,7 @@ describe(TraceJsonLines, () => {
     expect(lines[0]).toEqual({
       type: 'header',
       format: 'int3-trace',
-      version: 1,
+      version: 2,
       clock: 'virtual',
       cpus: 1,
       bufferSizeKb: 1408,

@@ -2,12 +2,24 @@ import type { RingBufferEvent } from '../ring-buffer/ring-buffer-event.js';
 import { jsonLine } from '../trace-output/json-line.js';
 import { tracePrintLatFmt } from '../trace-output/lat-fmt.js';
 import { traceFindCmdline } from '../trace-output/trace-find-cmdline.js';
-import { probeFormatJson, probeRecordJson, type TraceJsonEvent, type TraceJsonFormat } from './probe-record-json.js';
+import { KERNEL_STACK_CALLER_OFFSET, KERNEL_STACK_SIZE_OFFSET, TRACE_STACK } from '../triggers/kernel-stack-event.js';
+import {
+  probeFormatJson,
+  probeRecordJson,
+  type SymbolLookup,
+  type TraceJsonEvent,
+  type TraceJsonFormat,
+  type TraceJsonSite,
+  traceJsonSite,
+} from './probe-record-json.js';
 import type { TraceFs } from './trace-fs.js';
 import type { TraceKprobeEvent } from './trace-kprobe-event.js';
 
-/** The version of the JSON Lines schema (`schema/trace-json-lines.v1.schema.json`); bumped on any breaking change. */
-export const TRACE_JSON_VERSION = 1;
+/**
+ * The version of the JSON Lines schema (`schema/trace-json-lines.v2.schema.json`); bumped on any
+ * change but a new optional member. 2 added the `stack` line (1 wrote stack entries as `unknown`).
+ */
+export const TRACE_JSON_VERSION = 2;
 
 /** `type: "header"`: the first line; says what the stream is and which schema version it follows. */
 export interface TraceJsonHeader {
@@ -41,10 +53,24 @@ export interface TraceJsonUnknown {
   readonly id: number;
 }
 
+/**
+ * `type: "stack"`: a `<stack trace>` entry a `stacktrace` trigger wrote after its event's record (the
+ * text's ` => symbol` lines): the callers at the hit, innermost first.
+ */
+export interface TraceJsonStack {
+  readonly type: 'stack';
+  readonly timestamp: number;
+  readonly cpu: number;
+  readonly pid: number;
+  readonly comm: string;
+  readonly flags: string;
+  readonly frames: readonly TraceJsonSite[];
+}
+
 /** `type: "end"`: the last line, so a consumer knows the stream is whole. */
 export interface TraceJsonEnd {
   readonly type: 'end';
-  /** Records written (event and unknown lines). */
+  /** Records written (event, unknown and stack lines). */
   readonly events: number;
   /** Records lost, summed over `lost` lines. */
   readonly lost: number;
@@ -57,14 +83,16 @@ export type TraceJsonLine =
   | TraceJsonEvent
   | TraceJsonLost
   | TraceJsonUnknown
+  | TraceJsonStack
   | TraceJsonEnd;
 
 /**
  * The trace of a tracefs buffer as typed JSON Lines, built from the binary records (never from their
  * text), consuming them as `trace_pipe` does so it can be drained slice by slice while the machine
  * runs: a `header` line first, a `format` line before the first record of each event, one `event`
- * line per record (a `lost` line before it when its CPU lost records), an `end` line last. Every
- * line is one JSON object with a `type`; the schema is `schema/trace-json-lines.v1.schema.json`.
+ * line per record (a `lost` line before it when its CPU lost records), a `stack` line per `<stack
+ * trace>` entry, an `end` line last. Every line is one JSON object with a `type`; the schema is
+ * `schema/trace-json-lines.v2.schema.json`.
  *
  * @see kernel/trace/trace.c tracing_read_pipe() (the consuming reader)
  * @example
@@ -141,6 +169,10 @@ export class TraceJsonLines {
       this.#events++;
       const pid = ev.view.getInt32(ev.offset + 4, true);
       const id = ev.view.getUint16(ev.offset, true);
+      if (id === TRACE_STACK) {
+        emit(stack(ev, traceFindCmdline(pid, comm), lookup));
+        continue;
+      }
       const event = fs.kprobeEvents.eventById(id);
       if (event === undefined || event.definitions.length === 0) {
         emit(unknown(ev, id, traceFindCmdline(pid, comm)));
@@ -165,5 +197,24 @@ function unknown(ev: RingBufferEvent, id: number, comm: string): TraceJsonUnknow
     comm,
     flags: tracePrintLatFmt(v.getUint8(ev.offset + 2), v.getUint8(ev.offset + 3)),
     id,
+  };
+}
+
+function stack(ev: RingBufferEvent, comm: string, lookup: SymbolLookup): TraceJsonStack {
+  const v = ev.view;
+  const o = ev.offset;
+  const n = v.getInt32(o + KERNEL_STACK_SIZE_OFFSET, true);
+  const frames: TraceJsonSite[] = [];
+  for (let i = 0; i < n && KERNEL_STACK_CALLER_OFFSET + 8 * i + 8 <= ev.length; i++) {
+    frames.push(traceJsonSite(v.getBigUint64(o + KERNEL_STACK_CALLER_OFFSET + 8 * i, true), lookup));
+  }
+  return {
+    type: 'stack',
+    timestamp: ev.ts,
+    cpu: ev.cpu,
+    pid: v.getInt32(o + 4, true),
+    comm,
+    flags: tracePrintLatFmt(v.getUint8(o + 2), v.getUint8(o + 3)),
+    frames,
   };
 }
