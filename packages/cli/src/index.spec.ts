@@ -7,8 +7,12 @@ describe('@int3/cli exports', () => {
       'Interrupt',
       'TracefsShell',
       'VERSION',
+      'countInterruptions',
       'createProgram',
       'createTracedSession',
+      'formatDisassembly',
+      'hitSteps',
+      'replayTrace',
     ]);
   });
 });

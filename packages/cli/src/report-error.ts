@@ -1,10 +1,7 @@
 import { CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
+import { ERROR_PREFIX, formatCliError } from './format-cli-error.js';
 import { escapeControls } from './runtime/escape-controls.js';
-import { paint, Style } from './runtime/terminal.js';
-
-/** The prefix of every message int3 prints on stderr, on a terminal or not (as `grep:`, `perf:`). */
-export const ERROR_PREFIX = 'int3:';
 
 /**
  * Turns whatever a command threw into one line on `write` and an exit code: a {@link CliError} prints
@@ -17,11 +14,7 @@ export const ERROR_PREFIX = 'int3:';
  */
 export function reportError(error: unknown, write: (line: string) => void, color = false): number {
   if (error instanceof CliError) {
-    const hint = error.kind === 'usage' ? ` (see 'int3 ${error.command ? `${error.command} ` : ''}--help')` : '';
-    const prefix = color && error.kind !== 'interrupted' ? paint(Style.boldRed, ERROR_PREFIX) : ERROR_PREFIX;
-    // Messages quote logs, images and guest text: their control characters are escaped.
-    const detail = error.detail === undefined ? '' : `${escapeControls(error.detail)}\n`;
-    write(`${prefix} ${escapeControls(error.message)}${hint}\n${detail}`);
+    write(formatCliError(error, color));
     return error.exitCode;
   }
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrapEvent } from '@int3/cpu';
 import { IMAGE_DIR, TICK_NS } from '@int3/kernel';
-import type { KprobeEvent } from '@int3/kprobes';
 import type { Command } from 'commander';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
+import { countInterruptions, type HitStep, hitSteps, type MechanismEvent } from '../inspect/hit-steps.js';
 import { Style, type Terminal } from '../runtime/terminal.js';
 import { checkOutcome, defineEvents, KPROBES_OPTIMIZATION, runWorkloads } from '../tracing/run-trace.js';
 import {
@@ -51,18 +50,11 @@ export function registerDemoCommand(program: Command): void {
     });
 }
 
-const HIT_PATH: Record<Extract<KprobeEvent, { type: 'kprobe:hit' }>['path'], string> = {
-  int3: 'int3, the copy single-stepped',
-  boosted: 'int3, the boosted copy runs without #DB',
-  optimized: 'its jmp to the optimized callback, no trap',
-  detour: 'int3 of a probe being optimized, sent to the detour',
-};
-
 function runDemo(t: TracedSession): string {
   const m = t.session.machine;
   const sym = m.kallsyms.format.bind(m.kallsyms);
   // Step 1: watch the mechanism (coarse events only: traps and kprobes steps).
-  const timeline: (KprobeEvent | TrapEvent)[] = [];
+  const timeline: MechanismEvent[] = [];
   const subs = [t.kprobes.events$.subscribe((e) => timeline.push(e)), m.traps$.subscribe((e) => timeline.push(e))];
   // Step 2: the seed modules register their probes from init_module; kprobe events through tracefs.
   // Jump optimization and the kretprobe booster start off, so the first sys_mkdir hit takes the 2.6.12
@@ -101,76 +93,30 @@ function runDemo(t: TracedSession): string {
     `# cat /sys/kernel/debug/kprobes/list   (k kprobe, r kretprobe, j jprobe)\n${t.fs.read('/sys/kernel/debug/kprobes/list')}`,
     `# cat kprobe_profile   (event, hits, misses)\n${t.fs.read('kprobe_profile')}`,
     `# dmesg: the modules' handlers (printk)\n${shown.join('\n')}\n${printk.length > shown.length ? `  ... ${printk.length - shown.length} more lines\n` : ''}`,
-    `# one kretprobe hit on sys_mkdir, the 2.6.12 way (first hit, kprobes-optimization=0, no kretprobe booster): ${count(classic)}\n${classic.join('\n')}`,
-    `# a later hit, as x86 does it today (entry jump-optimized, the kretprobe booster's trampoline): ${count(modern)}\n${modern.join('\n')}`,
+    `# one kretprobe hit on sys_mkdir, the 2.6.12 way (first hit, kprobes-optimization=0, no kretprobe booster): ${told(classic)}`,
+    `# a later hit, as x86 does it today (entry jump-optimized, the kretprobe booster's trampoline): ${told(modern)}`,
   ];
   return sections.map((s) => s.replace(/\n*$/, '\n')).join('\n');
 }
 
-function count(steps: readonly string[]): string {
-  const n = steps.filter((l) => l.startsWith('  interruption ')).length;
-  return `${n} interruption${n === 1 ? '' : 's'}`;
+/**
+ * The steps of the first kretprobe hit on `sys_mkdir` at or after `from`: from its entry (the #BP, or
+ * the optimized jump's hit) to the return through the trampoline, traps numbered.
+ */
+function kretprobeHit(timeline: readonly MechanismEvent[], from: number, sym: (a: bigint) => string): HitStep[] {
+  return hitSteps(timeline, from, sym, (e) => e.type === 'kretprobe:return-address-swapped') ?? [];
 }
 
-/**
- * The traps and kprobes steps of the first kretprobe hit on `sys_mkdir` at or after `from`: from its
- * entry (the #BP, or the optimized jump's hit) to the return through the trampoline, traps numbered.
- */
-function kretprobeHit(
-  timeline: readonly (KprobeEvent | TrapEvent)[],
-  from: number,
-  sym: (a: bigint) => string,
-): string[] {
-  const swap = timeline.findIndex((e, i) => i >= from && e.type === 'kretprobe:return-address-swapped');
-  if (swap < 0) return ['  (no kretprobe hit was seen)'];
-  const cpu = timeline[swap].cpu;
-  let first = swap;
-  while (first > from && !(timeline[first].type === 'kprobe:hit' && timeline[first].cpu === cpu)) first--;
-  if (first > from && isTrap(timeline[first - 1]) && timeline[first - 1].cpu === cpu) first--;
-  const lines: string[] = [];
-  let n = 0;
-  let returned = false;
-  for (let i = first; i < timeline.length; i++) {
-    const e = timeline[i];
-    if (e.cpu !== cpu && e.cpu !== -1) continue;
-    if (returned && e.type !== 'kretprobe:trampoline-hit') {
-      // After the return: only the 2.6.12 trampoline's own single-step, if it is not boosted.
-      const step = e.type === 'kprobe:pre-handler-ran' || e.type === 'kprobe:single-step-begun';
-      if (!step && !(isTrap(e) && e.vector === 1) && e.type !== 'kprobe:resumed') break;
-    }
-    if (isTrap(e)) lines.push(`  interruption ${++n}: ${e.name} at ${sym(e.rip)}`);
-    else if (e.type !== 'kprobe:pre-handler-ran') lines.push(`      ${describeStep(e, sym)}`);
-    if (e.type === 'kretprobe:trampoline-hit') returned = true;
-    if (returned && e.type === 'kprobe:resumed') break;
-  }
-  return lines;
+/** A hit's heading count and its lines. */
+function told(steps: readonly HitStep[]): string {
+  const lines = steps.length === 0 ? ['  (no kretprobe hit was seen)'] : steps.map((s) => s.line);
+  return `${countInterruptions(steps)}\n${lines.join('\n')}`;
 }
 
 /** The demo's section headings (`# …` lines and the title) in bold on a terminal. */
 function paintHeadings(text: string, terminal: Terminal): string {
   if (!terminal.colorOut) return text;
   return text.replace(/^(int3 demo:.*|kprobe_events:|# .*)$/gm, (line) => terminal.paintOut(Style.bold, line));
-}
-
-function isTrap(e: KprobeEvent | TrapEvent): e is TrapEvent {
-  return e.type === 'trap:raised';
-}
-
-function describeStep(e: KprobeEvent, sym: (a: bigint) => string): string {
-  switch (e.type) {
-    case 'kretprobe:return-address-swapped':
-      return `${e.type}: return address ${sym(e.original)} -> ${sym(e.trampoline)}`;
-    case 'kretprobe:trampoline-hit':
-      return `${e.type}: ${e.symbol} returned ${e.retval}, back to ${sym(e.returnTo)}`;
-    case 'kprobe:single-step-begun':
-      return `${e.type}: copy of '${e.insn}' at slot 0x${e.slot.toString(16)}`;
-    case 'kprobe:resumed':
-      return `${e.type}: ${e.fixup}, ip = ${sym(e.ip)}`;
-    case 'kprobe:hit':
-      return `${e.type}: ${e.symbol} (${HIT_PATH[e.path]})`;
-    default:
-      return `${e.type} (${e.symbol})`;
-  }
 }
 
 function indent(text: string): string {

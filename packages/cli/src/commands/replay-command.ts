@@ -1,4 +1,4 @@
-import { incompleteLogMessage, KernelError, Session, type ValidLog } from '@int3/kernel';
+import { incompleteLogMessage, type ValidLog } from '@int3/kernel';
 import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -15,7 +15,8 @@ import { type BpftraceWriter, pumpBpftrace, startBpftrace } from '../tracing/bpf
 import { histReports } from '../tracing/hist-reports.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
 import { replayRecordedInputs } from '../tracing/replay-recorded-inputs.js';
-import { checkOutcome, checkWorkloads, defineEvents } from '../tracing/run-trace.js';
+import { checkedLog, replayedOutcome } from '../tracing/replay-trace.js';
+import { checkOutcome, defineEvents } from '../tracing/run-trace.js';
 import type { SlicedOutcome } from '../tracing/run-workloads-sliced.js';
 import { createTraceOutput } from '../tracing/trace-output.js';
 import { parseTracePlan, type TraceOptions } from '../tracing/trace-plan.js';
@@ -24,7 +25,6 @@ import {
   type KernelImageFile,
   readKernelImage,
   replayTracedSession,
-  TRACER_INPUT_SCHEMAS,
   type TracedSession,
 } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
@@ -188,15 +188,7 @@ export function registerReplayCommand(program: Command): void {
       if (!timedOut) {
         try {
           if (stopped) checkOutcome(stopped);
-          const outcome = traced.session.lastRun;
-          // A run sliced by deadlines that ends on one was stopped by Ctrl-C when it was recorded.
-          if (outcome?.reason === 'time') {
-            const by = valid.end && valid.end.stop !== 'complete' ? ` by ${valid.end.stop}` : '';
-            terminal.note(`the recorded run was interrupted${by} before its workloads exited`);
-          } else if (outcome) {
-            checkOutcome(outcome);
-            checkWorkloads(traced.session.spawned);
-          }
+          replayedOutcome(traced, valid, terminal);
         } catch (error) {
           if (!(error instanceof CliError)) throw error;
           failure = error;
@@ -213,28 +205,6 @@ function readLog(logPath: string): Uint8Array {
     MAX_LOG_BYTES,
     (reason) => new CliError('usage', `cannot read log '${logPath}': ${reason}`, 'replay'),
   );
-}
-
-/**
- * The checked entries of a log; a corrupt or foreign one is a usage error, and so is an incomplete one
- * unless `allowIncomplete`.
- */
-function checkedLog(log: Uint8Array, logPath: string, allowIncomplete: boolean): ValidLog {
-  let valid: ValidLog;
-  try {
-    valid = Session.readLog(log, logPath, TRACER_INPUT_SCHEMAS);
-  } catch (error) {
-    if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
-    throw error;
-  }
-  if (!valid.end && !allowIncomplete) {
-    throw new CliError(
-      'usage',
-      `cannot replay ${incompleteLogMessage(valid, logPath)}; --allow-incomplete replays it up to there`,
-      'replay',
-    );
-  }
-  return valid;
 }
 
 /** `replay --at N`: replays up to event N and describes the machine there. */

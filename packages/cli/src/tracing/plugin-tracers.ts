@@ -1,6 +1,6 @@
 import { containPlugins, PluginError, type TracerHost } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
-import { ERROR_PREFIX } from '../report-error.js';
+import { ERROR_PREFIX } from '../format-cli-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
 
 /** One `--tracer` value: a tracer's name and its arguments, as bcc's tools take them. */
