@@ -34,6 +34,8 @@ export interface ReplayTraceOptions {
   readonly err: (text: string) => void;
   /** The kernel the log was recorded on (default: the sample kernel). */
   readonly image?: KernelImageFile;
+  /** Called with the machine booted from the log, before anything is added or replayed. */
+  readonly onBooted?: (traced: TracedSession) => void;
 }
 
 /** How a {@link replayTrace} ended. */
@@ -81,6 +83,7 @@ export async function replayTrace(
     }
     // Step 1: boot from the log's config, stopped before its first input.
     traced = replayTracedSession(log, logName, image, -1, { recordEvents: false, allowIncomplete: true });
+    options.onBooted?.(traced);
     // Step 2: the events added after the fact, at time zero.
     const added = plan.definitions.length > 0 || plan.filters.length > 0 || plan.triggers.length > 0;
     if (added) defineEvents(traced, plan, 'replay');
