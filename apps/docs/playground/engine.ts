@@ -1,6 +1,14 @@
 import image from 'virtual:int3-image';
-import { createTracedSession, Interrupt, type TracedSession, TracefsShell } from '@int3/cli';
+import {
+  createTracedSession,
+  Interrupt,
+  type MechanismEvent,
+  replayTrace,
+  type TracedSession,
+  TracefsShell,
+} from '@int3/cli';
 import { SAMPLE_IMAGE_PATH } from '@int3/kernel';
+import { hitView, TIMELINE_CAP } from './hit-view.js';
 import type { OutputChunk, PlaygroundReply, PlaygroundRequest } from './protocol.js';
 import { addFile } from './shims/vfs.js';
 
@@ -29,6 +37,17 @@ class BudgetInterrupt extends Interrupt {
   }
 }
 
+/** Collects the first {@link TIMELINE_CAP} traps and kprobes steps of a machine, in order. */
+function watch(t: TracedSession): MechanismEvent[] {
+  const timeline: MechanismEvent[] = [];
+  const keep = (e: MechanismEvent) => {
+    if (timeline.length < TIMELINE_CAP) timeline.push(e);
+  };
+  t.kprobes.events$.subscribe(keep);
+  t.session.machine.traps$.subscribe(keep);
+  return timeline;
+}
+
 function retired(t: TracedSession): number {
   let n = 0;
   for (const cpu of t.session.machine.cpus) n += cpu.retired;
@@ -41,6 +60,8 @@ export class PlaygroundEngine {
   private shell: TracefsShell | undefined;
   private interrupt: BudgetInterrupt | undefined;
   private output: OutputChunk[] = [];
+  /** Traps and kprobes steps since boot (the first {@link TIMELINE_CAP}), for the step-by-step view. */
+  private timeline: MechanismEvent[] = [];
 
   async handle(request: PlaygroundRequest): Promise<PlaygroundReply> {
     switch (request.type) {
@@ -51,6 +72,7 @@ export class PlaygroundEngine {
           recordEvents: true,
         });
         this.traced = t;
+        this.timeline = watch(t);
         this.interrupt = new BudgetInterrupt(() => retired(t));
         this.shell = new TracefsShell(
           t,
@@ -60,8 +82,15 @@ export class PlaygroundEngine {
           },
           this.interrupt,
         );
-        return { type: 'booted', id: request.id, ms: performance.now() - start };
+        const modules = Object.keys(image).filter((p) => p.startsWith('modules/') && p.endsWith('.ko'));
+        return { type: 'booted', id: request.id, ms: performance.now() - start, modules: modules.sort() };
       }
+      case 'hit':
+        if (this.traced === undefined)
+          return { type: 'error', id: request.id, message: 'int3: the machine is not booted' };
+        return { type: 'hit', id: request.id, view: hitView(this.traced, this.timeline) };
+      case 'replay':
+        return this.replay(request);
       case 'log':
         if (this.traced === undefined)
           return { type: 'error', id: request.id, message: 'int3: the machine is not booted' };
@@ -77,12 +106,7 @@ export class PlaygroundEngine {
         interrupt.budget = retired(traced) + request.budget;
         await shell.execute(request.line);
         const budgetExceeded = shell.interrupted && retired(traced) > interrupt.budget;
-        if (budgetExceeded) {
-          this.output.push({
-            stream: 'err',
-            text: `int3: stopped by the instruction budget (${request.budget.toLocaleString('en-US')} instructions); raise it to run longer\n`,
-          });
-        }
+        if (budgetExceeded) this.output.push(budgetMessage(request.budget));
         return {
           type: 'done',
           id: request.id,
@@ -94,6 +118,36 @@ export class PlaygroundEngine {
       }
     }
   }
+
+  /** `int3 replay` of a log on a machine of its own, stopped by the instruction budget as a run is. */
+  private async replay(request: Extract<PlaygroundRequest, { type: 'replay' }>): Promise<PlaygroundReply> {
+    const output: OutputChunk[] = [];
+    let replayed: TracedSession | undefined;
+    const count = () => (replayed === undefined ? 0 : retired(replayed));
+    const interrupt = new BudgetInterrupt(count);
+    interrupt.budget = request.budget;
+    const { status } = await replayTrace(request.log, request.name, {
+      event: request.definitions,
+      filter: request.filters,
+      trigger: request.triggers,
+      interrupt,
+      out: (text) => output.push({ stream: 'out', text }),
+      err: (text) => output.push({ stream: 'err', text }),
+      onBooted: (t) => {
+        replayed = t;
+      },
+    });
+    const budgetExceeded = count() > request.budget && interrupt.signal !== undefined;
+    if (budgetExceeded) output.push(budgetMessage(request.budget));
+    return { type: 'replayed', id: request.id, output, status, budgetExceeded, instructions: count() };
+  }
+}
+
+function budgetMessage(budget: number): OutputChunk {
+  return {
+    stream: 'err',
+    text: `int3: stopped by the instruction budget (${budget.toLocaleString('en-US')} instructions); raise it to run longer\n`,
+  };
 }
 
 function vmlinux(): Uint8Array {

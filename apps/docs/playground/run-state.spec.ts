@@ -13,7 +13,9 @@ function fakeClient(
   return {
     lines,
     request: async (r) => {
-      if (r.type === 'boot') return { type: 'booted', id: 0, ms: 1 } satisfies PlaygroundReply;
+      if (r.type === 'boot')
+        return { type: 'booted', id: 0, ms: 1, modules: ['modules/hello.ko'] } satisfies PlaygroundReply;
+      if (r.type !== 'exec') throw new Error(`unexpected request ${r.type}`);
       lines.push(r.line);
       const failed = failing.has(r.line);
       return {
@@ -54,6 +56,7 @@ describe(runState, () => {
     expect(result.console).toBe('Welcome\n');
     expect(result.shell).toBe('tracefs# ls\n');
     expect(result.instructions).toBe(42);
+    expect(result.modules).toEqual(['modules/hello.ko']);
   });
 
   it("should stop at a refused definition and show error_log's new lines", async () => {

@@ -19,6 +19,8 @@ export interface RunResult {
   /** True when the instruction budget stopped a workload. */
   budgetExceeded: boolean;
   instructions: number;
+  /** The seed modules the machine's `insmod` takes, by path. */
+  modules: readonly string[];
 }
 
 const text = (output: readonly OutputChunk[], stream?: 'out' | 'err') =>
@@ -43,12 +45,14 @@ export async function runState(client: PlaygroundRequester, state: PlaygroundSta
     shell: '',
     budgetExceeded: false,
     instructions: 0,
+    modules: [],
   };
   const booted = await client.request({ type: 'boot', cpus: state.cpus });
   if (booted.type === 'error') {
     result.errors = `${booted.message}\n`;
     return result;
   }
+  if (booted.type === 'booted') result.modules = booted.modules;
   const exec = async (line: string) => {
     const reply = await client.request({ type: 'exec', line, budget: state.budget });
     if (reply.type === 'error') throw new Error(reply.message);
