@@ -72,6 +72,68 @@ describe('int3 module build', () => {
   });
 });
 
+describe('the task a module runs in: current->mm and msleep()', () => {
+  it('should see no mm in init (a kernel thread) and the user task’s mm in a probe handler, and sleep in init', () => {
+    writeFileSync(
+      join(dir, 'whose.c'),
+      `#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+
+static int handler_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	pr_info("%s in %s (pid %d): mm %s\\n", p->symbol_name, current->comm, current->pid,
+		current->mm ? "set" : "NULL");
+	return 0;
+}
+
+static struct kprobe kp = { .symbol_name = "ksys_write", .pre_handler = handler_pre };
+
+static int __init whose_init(void)
+{
+	ktime_t t0 = ktime_get();
+
+	pr_info("init in %s (pid %d): mm %s\\n", current->comm, current->pid, current->mm ? "set" : "NULL");
+	msleep(25);
+	pr_info("init slept %lld ms\\n", ktime_to_ms(ktime_sub(ktime_get(), t0)));
+	return register_kprobe(&kp);
+}
+
+static void __exit whose_exit(void)
+{
+	unregister_kprobe(&kp);
+}
+
+module_init(whose_init);
+module_exit(whose_exit);
+MODULE_LICENSE("GPL");
+`,
+    );
+    expect(run(['module', 'build', 'whose.c'])).toEqual({ status: 0, stdout: 'whose.ko\n', stderr: '' });
+    const r = run(['dmesg', '--insmod', 'whose.ko', '--run', 'hello']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const said = lines(r.stdout)
+      .filter((l) => / whose: /.test(l))
+      .map((l) => l.replace(/^\[[ \d.]+\] whose: /, ''));
+    expect(said).toEqual([
+      'init in swapper (pid 0): mm NULL',
+      'init slept 26 ms',
+      'ksys_write in hello (pid 1): mm set',
+    ]);
+    // The sleep passed on virtual time: the workload's write came after it.
+    const stamp = (re: RegExp) =>
+      Number(
+        lines(r.stdout)
+          .find((l) => re.test(l))!
+          .match(/^\[ *([\d.]+)\]/)![1],
+      );
+    expect(stamp(/ksys_write in hello/) - stamp(/init in swapper/)).toBeGreaterThanOrEqual(0.025);
+  });
+});
+
 describe('insmod', () => {
   it("should fail a module that does not link with Linux's message, and the shell goes on", () => {
     writeFileSync(

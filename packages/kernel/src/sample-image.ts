@@ -10,7 +10,18 @@ export const IMAGE_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 
 export const SAMPLE_IMAGE_PATH = join(IMAGE_DIR, 'vmlinux');
 
 /** Names of the sample workloads (`image/user/bin/*`). */
-export const WORKLOADS: readonly string[] = ['cat', 'dd', 'fault', 'fork', 'hello', 'mkdir', 'net', 'open', 'spin'];
+export const WORKLOADS: readonly string[] = [
+  'cat',
+  'dd',
+  'fault',
+  'fork',
+  'hello',
+  'mkdir',
+  'net',
+  'open',
+  'spin',
+  'syscall',
+];
 
 /** Reads the sample kernel image. */
 export function readSampleImage(): Uint8Array {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const imageDir = join(import.meta.dirname, '..', 'image');
 const vmlinux = join(imageDir, 'vmlinux');
 const userBin = join(imageDir, 'user', 'bin');
-const workloads = ['cat', 'dd', 'fault', 'fork', 'hello', 'mkdir', 'net', 'open', 'spin'];
+const workloads = ['cat', 'dd', 'fault', 'fork', 'hello', 'mkdir', 'net', 'open', 'spin', 'syscall'];
 
 function run(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -112,6 +112,10 @@ describe.skipIf(!hasBinutils)('vmlinux', () => {
       'sys_exit',
       'sys_wait4',
       'sys_nanosleep',
+      'hrtimer_nanosleep',
+      'do_nanosleep',
+      'msleep',
+      'schedule_timeout',
       'sys_socket',
       'sys_bind',
       'sys_listen',
@@ -123,6 +127,8 @@ describe.skipIf(!hasBinutils)('vmlinux', () => {
       'vfs_open',
       'vfs_read',
       'vfs_write',
+      'ksys_read',
+      'ksys_write',
       'vfs_symlink',
       'dput',
       'do_mkdirat',
@@ -138,6 +144,7 @@ describe.skipIf(!hasBinutils)('vmlinux', () => {
       '__blockdev_direct_IO',
       'ip_queue_xmit',
       'tcp_sendmsg',
+      'kfree_skb',
       'inet_csk_accept',
       'linux_proc_banner',
       '_stext',
@@ -188,7 +195,14 @@ describe.skipIf(!hasBinutils)('vmlinux', () => {
       ['sys_open', 'do_sys_open'],
       ['do_sys_open', 'do_sys_openat2'],
       ['do_filp_open', 'vfs_open'],
+      ['sys_read', 'ksys_read'],
       ['ksys_read', 'vfs_read'],
+      ['sys_write', 'ksys_write'],
+      ['ksys_write', 'vfs_write'],
+      ['sys_nanosleep', 'hrtimer_nanosleep'],
+      ['hrtimer_nanosleep', 'do_nanosleep'],
+      ['do_nanosleep', 'schedule'],
+      ['schedule_timeout', 'schedule'],
       ['do_mkdirat', 'vfs_mkdir'],
       ['do_symlinkat', 'vfs_symlink'],
       ['sys_fork', 'kernel_clone'],

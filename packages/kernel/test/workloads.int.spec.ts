@@ -64,7 +64,9 @@ describe('a kernel oops', () => {
     const dmesg = m.printk.dmesg();
     expect(dmesg).toContain('invalid opcode: 0000 [#1] SMP');
     expect(dmesg).toMatch(/RIP: 0010:vfs_read\+0x0\/0x[0-9a-f]+/);
-    expect(dmesg).toMatch(/Call Trace:\n.*<TASK>\n.* sys_read\+0x[0-9a-f]+\/0x[0-9a-f]+\n.* do_syscall_64\+/);
+    expect(dmesg).toMatch(
+      /Call Trace:\n.*<TASK>\n.* ksys_read\+0x[0-9a-f]+\/0x[0-9a-f]+\n.* sys_read\+0x[0-9a-f]+\/0x[0-9a-f]+\n.* do_syscall_64\+/,
+    );
     expect(dmesg).toContain(`CPU: 0 PID: 1 Comm: cat Not tainted ${m.release} #1`);
     m.kernel.memory.textPoke(vfsRead, saved);
     const after = m.spawn(['cat', '/etc/hostname']);
@@ -79,5 +81,59 @@ describe('a kernel oops', () => {
     m.spawn(['cat', '/etc/motd']);
     expect(m.run()).toEqual({ reason: 'panic', message: 'Fatal exception' });
     expect(m.printk.dmesg()).toContain('Kernel panic - not syncing: Fatal exception');
+  });
+});
+
+describe('the syscall workload (bpftrace’s tests/testprogs/syscall.c)', () => {
+  it('should sleep in nanosleep for the time given as bpftrace’s program reads it (1e8 = 100 ms)', () => {
+    for (const [arg, ns] of [
+      ['1e8', 100_000_000],
+      ['2.5e6', 2_500_000],
+      ['300000', 300_000],
+    ] as const) {
+      const { m, task, outcome, out } = runWorkload(1, ['syscall', 'nanosleep', arg]);
+      expect(outcome).toEqual({ reason: 'done' });
+      expect([out, task.exitCode]).toEqual(['', 0]);
+      expect(m.clock(0)).toBeGreaterThanOrEqual(ns);
+      expect(m.clock(0)).toBeLessThan(ns + 1_000_000);
+    }
+  });
+
+  it('should make each of its other calls and exit 0 with no output', () => {
+    for (const argv of [
+      ['syscall', 'openat', '/tmp/made'],
+      ['syscall', 'open'],
+      ['syscall', 'read'],
+      ['syscall', 'write', '/tmp/w'],
+      ['syscall', 'connect', '127.0.0.1', '7777'],
+      ['syscall', 'nanosleep'],
+    ]) {
+      const { task, outcome, out } = runWorkload(2, argv);
+      expect([argv, outcome, out, task.exitCode]).toEqual([argv, { reason: 'done' }, '', 0]);
+    }
+  });
+
+  it('should create the file openat names', () => {
+    const m = boot(1);
+    const made = m.spawn(['syscall', 'openat', '/tmp/made']);
+    m.run({ until: () => made.exited });
+    const open = m.spawn(['open', '/tmp/made']);
+    m.run({ until: () => open.exited });
+    expect(m.console.map((c) => c.text).join('')).toBe('open: /tmp/made is fd 3\n');
+  });
+
+  it('should refuse what bpftrace’s program refuses, with its messages and exit status 1', () => {
+    const bad = (argv: string[]) => {
+      const { task, out } = runWorkload(1, argv);
+      return [task.exitCode >> 8, out.split('\n')[0]];
+    };
+    expect(bad(['syscall', 'nanosleep', '-5'])).toEqual([
+      1,
+      'Invalid argument: -5; the argument should be a non-negative number with no sign',
+    ]);
+    expect(bad(['syscall', 'nanosleep', '1x2'])[0]).toBe(1);
+    expect(bad(['syscall', 'execve'])).toEqual([1, 'execve is not supported yet']);
+    expect(bad(['syscall'])).toEqual([1, 'Usage:']);
+    expect(bad(['syscall', 'connect', 'localhost', '80'])).toEqual([1, 'Argument invalid']);
   });
 });

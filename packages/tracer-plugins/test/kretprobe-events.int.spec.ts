@@ -27,6 +27,6 @@ describe(TraceKprobe, () => {
     expect(fs.read('kprobe_events')).toMatch(/^r10:kprobes\/myr vfs_read arg1=\$retval\n$/);
     fs.write('events/kprobes/myr/enable', '1');
     run(m, ['cat', '/etc/motd']);
-    expect(traceLines(fs)[0]).toMatch(/myr: \(sys_read\+0x[0-9a-f]+\/0x[0-9a-f]+ <- vfs_read\) arg1=0x/);
+    expect(traceLines(fs)[0]).toMatch(/myr: \(ksys_read\+0x[0-9a-f]+\/0x[0-9a-f]+ <- vfs_read\) arg1=0x/);
   });
 });

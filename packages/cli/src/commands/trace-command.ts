@@ -29,6 +29,11 @@ Examples:
   $ int3 trace --plugin ./examples/plugin-syscount --run 'cat /etc/motd'       # the plugin's report after
   $ int3 trace --tracer 'funclatency -u vfs_read' --run 'cat /etc/motd'        # bcc's histogram after (int3 tracers)
   $ int3 trace -e 'p:rd vfs_read count=%dx:u64' --trigger 'rd=hist:keys=common_pid.execname:vals=count' --run 'cat /etc/motd'
+  $ int3 trace -e 'p:h hrtimer_nanosleep' -e 'r:d do_nanosleep' --run 'syscall nanosleep 1e8'
+
+Workloads: hello, cat PATH, open PATH, mkdir PATH, fork N, dd BLOCKS, net N, spin N, fault, and
+syscall NAME [ARGS], one system call as bpftrace's test program makes it: nanosleep [NS] (1e8 is
+100 ms), open [PATH], openat [PATH], read [PATH], write [PATH], connect HOST PORT.
 
 Ctrl-C (or SIGTERM, SIGHUP) stops the machine at the next slice of virtual time and prints what was
 traced until then. -o writes a temporary file beside the target, renamed when the run ends.

@@ -63,7 +63,7 @@ noinline ssize_t vfs_write(struct file *file, const char __user *buf, size_t cou
 	return -EINVAL;
 }
 
-ssize_t ksys_read(unsigned int fd, char __user *buf, size_t count)
+noinline ssize_t ksys_read(unsigned int fd, char __user *buf, size_t count)
 {
 	struct file *f = fget(fd);
 	ssize_t ret;
@@ -75,7 +75,7 @@ ssize_t ksys_read(unsigned int fd, char __user *buf, size_t count)
 	return ret;
 }
 
-ssize_t ksys_write(unsigned int fd, const char __user *buf, size_t count)
+noinline ssize_t ksys_write(unsigned int fd, const char __user *buf, size_t count)
 {
 	struct file *f = fget(fd);
 	ssize_t ret;

@@ -3,6 +3,7 @@
 #include <asm/uaccess.h>
 #include <linux/fdtable.h>
 #include <linux/kernel.h>
+#include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -15,6 +16,15 @@ void release_task(struct task_struct *p)
 {
 	list_del(&p->sibling);
 	kfree(p);
+}
+
+/* Let go of the user address space: from here `current->mm` is NULL, as a kernel thread's. */
+static void exit_mm(struct task_struct *tsk)
+{
+	struct mm_struct *mm = tsk->mm;
+
+	tsk->mm = NULL;
+	mmput(mm);
 }
 
 /*
@@ -54,6 +64,7 @@ void __noreturn do_exit(long code)
 	if (tsk->lock_depth < 0)
 		lock_kernel();
 	tsk->flags |= PF_EXITING;
+	exit_mm(tsk);
 	exit_files(tsk);
 	tsk->exit_code = code;
 	tsk->state = TASK_DEAD;

@@ -3,8 +3,10 @@
  * host's way to make the first task of a workload.
  */
 #include <asm/hostcall.h>
+#include <asm/uaccess.h>
 #include <linux/fdtable.h>
 #include <linux/kernel.h>
+#include <linux/mm_types.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -16,6 +18,25 @@ static pid_t last_pid;
 pid_t alloc_pid(void)
 {
 	return ++last_pid;
+}
+
+/* A new user address space's guest half, with one user. */
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm), GFP_KERNEL);
+
+	if (!mm)
+		return NULL;
+	mm->task_size = TASK_SIZE_MAX;
+	mm->mm_users = 1;
+	return mm;
+}
+
+/* Drop a user of `mm`; the last one frees it. */
+void mmput(struct mm_struct *mm)
+{
+	if (mm && --mm->mm_users == 0)
+		kfree(mm);
 }
 
 static struct task_struct *alloc_task_struct(void)
@@ -45,7 +66,11 @@ static struct task_struct *copy_process(struct kernel_clone_args *args)
 		return ERR_PTR(-ENOMEM);
 	memcpy(p->comm, current->comm, TASK_COMM_LEN);
 	p->files = dup_fd(current->files);
-	if (!p->files) {
+	p->mm = mm_alloc();
+	if (!p->files || !p->mm) {
+		if (p->files)
+			exit_files(p);
+		kfree(p->mm);
 		kfree(p);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -73,6 +98,7 @@ pid_t kernel_clone(struct kernel_clone_args *args)
 	err = host_task_fork(p, &regs);
 	if (err) {
 		exit_files(p);
+		mmput(p->mm);
 		kfree(p);
 		return err;
 	}
@@ -115,9 +141,11 @@ struct task_struct *int3_task_create(const char *comm)
 		goto out;
 	strscpy(p->comm, comm, TASK_COMM_LEN);
 	p->files = alloc_files();
+	p->mm = mm_alloc();
 	console = filp_open("/dev/console", O_RDWR, 0);
-	if (!p->files || IS_ERR(console)) {
+	if (!p->files || !p->mm || IS_ERR(console)) {
 		kfree(p->files);
+		kfree(p->mm);
 		kfree(p);
 		p = NULL;
 		goto out;

@@ -19,6 +19,13 @@ export interface GuestCallOptions {
   readonly asTask?: bigint;
   /** The call does work on behalf of instrumentation (a probe handler): it costs no virtual time. */
   readonly instrumentation?: boolean;
+  /**
+   * The call runs in process context and may sleep, as a module's init does (Linux runs it in
+   * insmod's process): a timed sleep inside it (`msleep`, `schedule_timeout`) lets the machine run
+   * until the sleep is over, other tasks included, then the call goes on. Without it a call that
+   * would block is an error.
+   */
+  readonly maySleep?: boolean;
 }
 
 /** A guest function died (oops) while the host was calling it. */
@@ -48,6 +55,11 @@ export interface GuestCallerHost {
   readonly panic: Pick<KernelPanic, 'message'>;
   /** Names functions in messages. */
   readonly kallsyms: Pick<Kallsyms, 'format'>;
+  /**
+   * Runs the machine until `cpu`'s clock reaches `untilNs` (a sleeping call's wake-up); false when
+   * it cannot run now (inside a round: the call was made from a probe handler or a host service).
+   */
+  runUntil(cpu: number, untilNs: number): boolean;
 }
 
 /**
@@ -61,6 +73,10 @@ export class GuestCaller {
   private readonly returnLo: number;
   private readonly returnHi: number;
   private depth = 0;
+  /** Calls asleep (their CPU given back to the machine meanwhile). */
+  private asleep = 0;
+  /** Per CPU: the stack pointer of a call asleep there, which later calls on the host stack stay below. */
+  private readonly sleepingSp: (bigint | undefined)[];
 
   constructor(
     private readonly host: GuestCallerHost,
@@ -71,16 +87,17 @@ export class GuestCaller {
     });
     this.returnLo = lo32(this.returnGate);
     this.returnHi = hi32(this.returnGate);
+    this.sleepingSp = host.cpus.map(() => undefined);
   }
 
   /** Calls `fn(args…)` on `cpu` with the SysV ABI and returns rax. */
   call(cpu: number, fn: bigint, args: readonly bigint[], options: GuestCallOptions = {}): bigint {
     const m = this.host;
     const c = m.cpus[cpu];
-    const saved = saveTaskRegs(c);
+    let saved = saveTaskRegs(c);
     const savedCpl = c.cpl;
     const pcpu = m.pcpu[cpu];
-    const savedCurrent = m.space.readU64(pcpu + BigInt(PcpuHot.currentTask));
+    let savedCurrent = m.space.readU64(pcpu + BigInt(PcpuHot.currentTask));
     const wasInstrumentation = c.instrumentationMode;
     if (options.instrumentation) c.instrumentationMode = true;
     if (options.asTask !== undefined) m.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), options.asTask);
@@ -104,7 +121,7 @@ export class GuestCaller {
     c.setReg(Reg.RSP, sp);
     c.rip = fn;
     const expectedSp = sp + 8n;
-    const start = c.retired;
+    let start = c.retired;
     this.depth++;
     try {
       for (;;) {
@@ -124,13 +141,50 @@ export class GuestCaller {
           if (!gate)
             throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${c.rip.toString(16)}`);
           const result = m.gates.call(cpu, gate);
-          if (typeof result === 'object' && !('jumped' in result)) {
+          if (
+            options.maySleep &&
+            typeof result === 'object' &&
+            'block' in result &&
+            result.block.until !== undefined &&
+            this.depth === 1
+          ) {
+            // Step 1: put back what the CPU ran before the call (its task, or nothing), keeping the
+            // call's registers; step 2: run the machine until the wake-up; step 3: take the CPU
+            // again, whatever now runs there, and go on with the call. Other tasks' instructions
+            // do not count against the call's limit.
+            const call = saveTaskRegs(c);
+            const callCurrent = m.space.readU64(pcpu + BigInt(PcpuHot.currentTask));
+            this.sleepingSp[cpu] = c.getReg(Reg.RSP);
+            loadTaskRegs(c, saved);
+            m.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), savedCurrent);
+            c.instrumentationMode = wasInstrumentation;
+            const before = c.retired;
+            this.asleep++;
+            let ran: boolean;
+            try {
+              ran = m.runUntil(cpu, result.block.until);
+            } finally {
+              this.asleep--;
+              this.sleepingSp[cpu] = undefined;
+              saved = saveTaskRegs(c);
+              savedCurrent = m.space.readU64(pcpu + BigInt(PcpuHot.currentTask));
+              m.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), callCurrent);
+              loadTaskRegs(c, call);
+              if (options.instrumentation) c.instrumentationMode = true;
+              start += c.retired - before;
+            }
+            if (!ran) {
+              throw new KernelError('EINVAL', `${m.kallsyms.format(fn)} would sleep while the machine runs a round`);
+            }
+            m.gates.complete(cpu, result.block.resume());
+          } else if (typeof result === 'object' && !('jumped' in result)) {
             throw new KernelError(
               'EINVAL',
               `host_${gate.name} would block or exit inside a host-to-guest call to ${m.kallsyms.format(fn)}`,
             );
+          } else {
+            m.gates.complete(cpu, result);
           }
-          m.gates.complete(cpu, result);
         } else if (r.reason === 'exception') {
           if (!m.trapInCall(cpu, r)) throw new GuestCallError(`${m.kallsyms.format(fn)} oopsed (see dmesg)`);
         } else if (r.reason === 'hlt') {
@@ -160,11 +214,17 @@ export class GuestCaller {
     const host = this.host.hostStackTop[cpu];
     const onHostStack = rsp > host - BigInt(KernelLayout.THREAD_SIZE) && rsp <= host;
     if (cpl === 0 && (onTaskStack || onHostStack)) return rsp - 256n;
-    return host;
+    const sleeping = this.sleepingSp[cpu];
+    return sleeping === undefined ? host : sleeping - 256n;
   }
 
-  /** True while a host-to-guest call is in progress. */
+  /** True while a host-to-guest call runs on a CPU (a call asleep does not). */
   get active(): boolean {
-    return this.depth > 0;
+    return this.depth > this.asleep;
+  }
+
+  /** True while a host-to-guest call sleeps (the machine runs meanwhile; nothing may snapshot it). */
+  get sleeping(): boolean {
+    return this.asleep > 0;
   }
 }

@@ -77,9 +77,10 @@ export function bindKernelServices(m: KernelServicesHost): void {
     task_fork: (ctx) => fork(m, ctx.cpu, ctx.arg(0), ctx.arg(1)),
     task_exit: (ctx) => exit(m, ctx.cpu, ctx.arg(0)),
     sleep_ns: (ctx) => {
-      const task = m.sched.current[ctx.cpu]!;
+      // No task on the CPU: a host-to-guest call that sleeps (a module's init), as the boot task.
+      const pid = m.sched.current[ctx.cpu]?.pid ?? 0;
       const until = m.clock.clock(ctx.cpu) + Number(ctx.arg(0));
-      return { block: { channel: `sleep:${task.pid}`, resume: () => 0n, until } };
+      return { block: { channel: `sleep:${pid}`, resume: () => 0n, until } };
     },
     clock_ns: (ctx) => BigInt(m.clock.clock(ctx.cpu)),
     panic: (ctx) => {

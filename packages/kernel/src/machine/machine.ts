@@ -216,6 +216,7 @@ export class Machine {
         trapInCall: (cpu, r) => traps.handle(cpu, r, true),
         panic,
         kallsyms,
+        runUntil: (cpu, untilNs) => this.loop.runUntilClock(cpu, untilNs),
       },
       options.guestCallLimit ?? 50_000_000,
     );
@@ -427,7 +428,7 @@ export class Machine {
   }
 
   private mustBeQuiet(what: string): void {
-    if (this.loop.inRound || this.guest.active) {
+    if (this.loop.inRound || this.guest.active || this.guest.sleeping) {
       throw new KernelError('EBUSY', `${what}() works between rounds, not while the machine runs`);
     }
   }

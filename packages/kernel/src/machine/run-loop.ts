@@ -128,6 +128,30 @@ export class RunLoop {
   }
 
   /**
+   * Runs rounds until `cpu`'s clock reaches `untilNs`, as {@link run} does (tasks run, sleepers wake,
+   * the round-boundary work runs); when nothing can run before then (every task asleep past it, or
+   * blocked for good), the CPUs idle in whole quanta. For a host-to-guest call that sleeps (a module's
+   * init in `msleep`). False, running nothing, inside a round.
+   */
+  runUntilClock(cpu: number, untilNs: number): boolean {
+    if (this.running) return false;
+    const clocks = this.m.clocks;
+    for (;;) {
+      const left = untilNs - clocks.clock(cpu);
+      if (left <= 0 || this.m.panic.message) return true;
+      const r = this.run({ until: () => clocks.clock(cpu) >= untilNs, deadlineNs: clocks.clock(0) + left });
+      if (r.reason === 'idle' || r.reason === 'deadlock') {
+        const q = this.m.quantum * NS_PER_INSTRUCTION;
+        const rounds = Math.ceil((untilNs - clocks.clock(cpu)) / q);
+        for (let c = 0; c < this.offsetNs.length; c++) {
+          this.offsetNs[c] += rounds * q;
+          this.catchUpTick(c);
+        }
+      }
+    }
+  }
+
+  /**
    * One round: every CPU in order runs one quantum (the rest of the round, when a stop interrupted
    * it). Returns true when `stopAfter` stopped it before its end.
    */

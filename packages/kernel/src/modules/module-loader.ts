@@ -225,7 +225,9 @@ export class ModuleLoader {
     try {
       this.notify(ModuleState.COMING, mod);
       ret =
-        mod.init === undefined ? 0 : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.initTask })));
+        mod.init === undefined
+          ? 0
+          : Number(BigInt.asIntN(32, m.guest.call(cpu, mod.init, [], { asTask: m.initTask, maySleep: true })));
     } catch (e) {
       // An init that oopses or runs away leaves nothing behind either.
       this.teardown(mod);
@@ -315,7 +317,7 @@ export class ModuleLoader {
     const mod = this.modules.get(name);
     if (!mod) throw new KernelError('ENOENT', `${name}: no such module`);
     if (this.linked.has(name)) throw new KernelError('EBUSY', `${name}: a linked image (--image) cannot be unloaded`);
-    if (mod.exit !== undefined) this.m.guest.call(cpu, mod.exit, [], { asTask: this.m.initTask });
+    if (mod.exit !== undefined) this.m.guest.call(cpu, mod.exit, [], { asTask: this.m.initTask, maySleep: true });
     this.teardown(mod);
     this.m.events.emitMachine({ type: 'module:unloaded', at: this.m.clock.clock(cpu), cpu, name });
   }

@@ -54,7 +54,7 @@ describe(BpftraceTracer, () => {
   it('should unwind kstack by frame pointers, the probed function (one past its int3) first, then its caller', async () => {
     const r = await bpftrace('kprobe:vfs_read { @[kstack] = count(); }');
     expect(r.stdout).toMatch(
-      /^\n\n@\[\n {8}vfs_read\+1\n {8}sys_read\+\d+\n {8}do_syscall_64\+\d+\n {8}entry_SYSCALL_64\+\d+\n\]: \d+\n/,
+      /^\n\n@\[\n {8}vfs_read\+1\n {8}ksys_read\+\d+\n {8}sys_read\+\d+\n {8}do_syscall_64\+\d+\n {8}entry_SYSCALL_64\+\d+\n\]: \d+\n/,
     );
   });
 

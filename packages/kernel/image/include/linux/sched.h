@@ -12,6 +12,7 @@
 /* task_struct.state */
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
+#define TASK_UNINTERRUPTIBLE 2
 #define TASK_DEAD 64
 
 /* task_struct.exit_state */
@@ -23,6 +24,7 @@
 #define PF_KTHREAD 0x00200000
 
 struct files_struct;
+struct mm_struct;
 
 struct task_struct {
 	/* ---- host ABI prefix: offsets are fixed (see the asserts below and ABI.md) ---- */
@@ -43,6 +45,7 @@ struct task_struct {
 	const u32 *wait_addr;         /* what schedule() sleeps on when state != TASK_RUNNING */
 	u32 wait_val;
 	u64 sleep_ns;                 /* or how long it sleeps */
+	struct mm_struct *mm;         /* the user address space; NULL for a kernel thread */
 };
 
 _Static_assert(offsetof(struct task_struct, state) == 0, "task_struct.state");
@@ -70,6 +73,8 @@ struct kernel_clone_args {
 #define SIGSEGV 11
 
 pid_t kernel_clone(struct kernel_clone_args *args);
+long schedule_timeout(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
 void __noreturn do_exit(long code);
 pid_t alloc_pid(void);
 void release_task(struct task_struct *p);

@@ -22,6 +22,7 @@ typedef unsigned int dev_t;
 typedef u16 __be16;
 typedef u32 __be32;
 typedef _Bool bool;
+typedef int clockid_t;
 
 #define true 1
 #define false 0

@@ -2,6 +2,7 @@
 #include <asm/hostcall.h>
 #include <asm/uaccess.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/syscalls.h>
 
@@ -14,8 +15,17 @@ struct __kernel_timespec {
 	long tv_nsec;
 };
 
-/* Sleep the current task for `ns` of virtual time. */
-long do_nanosleep(u64 ns)
+/* How an hrtimer's expiry is given (include/linux/hrtimer.h): nanosleep's is relative to now. */
+enum hrtimer_mode {
+	HRTIMER_MODE_ABS = 0x0,
+	HRTIMER_MODE_REL = 0x1,
+};
+
+/*
+ * Sleep the current task for `ns` of virtual time: the host's timer wakes it (Linux arms an
+ * hrtimer_sleeper and calls schedule() until it fires).
+ */
+noinline long do_nanosleep(u64 ns, enum hrtimer_mode mode)
 {
 	struct task_struct *tsk = current;
 
@@ -26,6 +36,17 @@ long do_nanosleep(u64 ns)
 	return 0;
 }
 
+/*
+ * The nanosleep family's common part (kernel/time/hrtimer.c): `rqtp` ns on `clockid`. Only the
+ * relative mode is reached (nanosleep's); every clock here is the one virtual clock.
+ */
+noinline long hrtimer_nanosleep(ktime_t rqtp, const enum hrtimer_mode mode, const clockid_t clockid)
+{
+	if (mode != HRTIMER_MODE_REL || (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC))
+		return -EINVAL;
+	return do_nanosleep(rqtp, mode);
+}
+
 long sys_nanosleep(struct __kernel_timespec __user *rqtp, struct __kernel_timespec __user *rmtp)
 {
 	struct __kernel_timespec t;
@@ -34,7 +55,7 @@ long sys_nanosleep(struct __kernel_timespec __user *rqtp, struct __kernel_timesp
 		return -EFAULT;
 	if (t.tv_sec < 0 || t.tv_nsec < 0 || t.tv_nsec >= NSEC_PER_SEC)
 		return -EINVAL;
-	return do_nanosleep((u64)t.tv_sec * NSEC_PER_SEC + t.tv_nsec);
+	return hrtimer_nanosleep((ktime_t)t.tv_sec * NSEC_PER_SEC + t.tv_nsec, HRTIMER_MODE_REL, CLOCK_MONOTONIC);
 }
 
 long sys_clock_gettime(int which_clock, struct __kernel_timespec __user *tp)
