@@ -178,6 +178,101 @@ describe('int3 trace --image <freestanding ELF>', () => {
   });
 });
 
+describe('--image linked where the kernel or nothing may be', () => {
+  // The sample kernel's pages and the free parts of the kernel text mapping, as the refusal names them.
+  const RELINK =
+    /: link it in \[0xffffffff80000000, 0xffffffff81000000\) or \[0xffffffff81[0-9a-f]{3}000, 0xffffffffa0000000\), e\.g\. with -Wl,-Ttext=0xffffffff90000000$/;
+  const oneLine = (r: { status: number | null; stderr: string }) => [
+    r.status,
+    r.stderr.replace(/ \(see 'int3 \w+ --help'\)\n$/, ''),
+  ];
+
+  it('should refuse an image over the sample kernel (the CPU corpus, linked at 0xffffffff81000000) with one line saying where to link it', () => {
+    const sample = join(REPO_ROOT, 'packages/cpu/sample/sample.elf');
+    const script = join(dir, 'empty.sh');
+    writeFileSync(script, '');
+    const runs = [
+      ['call', '--image', sample, '-e', 'p:t div_s64', 'div_s64', '1', '2'],
+      ['trace', '--image', sample, '--run', 'hello'],
+      ['tracefs', '--image', sample, '--script', script],
+    ].map((args) => int3(args));
+    const [status, line] = oneLine(runs[0]);
+    expect(status).toBe(2);
+    expect(line).toMatch(
+      /^int3: bad image: \S*sample\.elf: program header 1 \[0xffffffff81000000, 0xffffffff81[0-9a-f]+\) overlaps the kernel \[0xffffffff81000000, 0xffffffff81[0-9a-f]{3}000\): /,
+    );
+    expect(line).toMatch(RELINK);
+    expect(line.split('\n')).toHaveLength(1);
+    for (const r of runs.slice(1)) expect(oneLine(r)).toEqual([2, line]);
+    // Without -e the same file runs alone, as int3 call always ran it.
+    expect(int3(['call', '--image', sample, 'div_s64', '--', '-100', '7']).stdout).toBe(
+      'return: 18446744073709551602\n',
+    );
+  });
+
+  it('should refuse an image linked outside the kernel text mapping (a user-space link) with the same hint', () => {
+    const user = join(dir, 'user.elf');
+    execFileSync('gcc', [
+      ...FLAGS.filter((f) => !f.startsWith('-Wl,-Ttext') && f !== '-mcmodel=kernel'),
+      '-o',
+      user,
+      join(dir, 'mylib.c'),
+      '-lgcc',
+    ]);
+    const [status, line] = oneLine(int3(['call', '--image', user, '-e', 'p:t add3', 'add3', '1', '2', '3']));
+    expect(status).toBe(2);
+    expect(line).toMatch(
+      /^int3: bad image: \S*user\.elf: program header \d \[0x4[0-9a-f]+, 0x4[0-9a-f]+\) is outside the kernel text mapping \[0xffffffff80000000, 0xffffffffa0000000\): /,
+    );
+    expect(line).toMatch(RELINK);
+    expect(oneLine(int3(['trace', '--image', user]))).toEqual([2, line]);
+  });
+});
+
+describe('boosting on a freestanding image', () => {
+  // fact's instructions (gcc -O1): +0xc is push %rbx (boostable: its copy jumps back by itself), +0x9
+  // the jg (never boosted: a jump is single-stepped so its target is fixed up). Each is hit once per
+  // call of fact(n) for n > 1, four times in fact(5).
+  const at = (off: string) => {
+    const disasm = lines(int3(['disasm', '--image', image, 'fact']).stdout).slice(1);
+    const first = BigInt(`0x${disasm[0].trim().split(':')[0]}`);
+    return disasm.map((l) => l.trim().split(/:\s+/)).find(([a]) => BigInt(`0x${a}`) - first === BigInt(off))![1];
+  };
+
+  it('should run a probe on a boostable instruction boosted: one #BP per hit, no single-step after the first', () => {
+    expect(at('0xc')).toMatch(/ push %rbx$/);
+    expect(at('0x9')).toMatch(/ jg 0x/);
+    const call = (def: string) => JSON.parse(int3(['call', '--json', '--image', image, '-e', def, 'fact', '5']).stdout);
+    const boosted = call('p:t fact+0xc');
+    expect(boosted.return).toBe('120');
+    expect(boosted.trace.filter((r: { type: string }) => r.type === 'event')).toHaveLength(4);
+    expect(boosted.traps['#BP']).toBe(4);
+    // 2.6.x learns boostability on a first single-step; later hits jump back from the copy.
+    expect(boosted.traps['#DB']).toBeLessThanOrEqual(1);
+    const stepped = call('p:j fact+0x9');
+    expect([stepped.return, stepped.traps]).toEqual(['120', { '#BP': 5, '#DB': 5 }]);
+  });
+
+  it('should count the boosted hits in kprobe_profile and list the probe with its module', () => {
+    const script = [
+      "echo 'p:t fact+0xc' > kprobe_events",
+      'echo 1 > events/kprobes/t/enable',
+      'cat /sys/kernel/debug/kprobes/list',
+      'call fact 5',
+      'call fact 3',
+      'cat kprobe_profile',
+    ].join('\n');
+    const r = int3(['tracefs', '--image', image], script);
+    expect(r.stderr).toBe('');
+    expect(lines(r.stdout)).toEqual([
+      expect.stringMatching(/^ffffffff9[0-9a-f]{7} {2}k {2}fact\+0xc {2}mylib $/),
+      'return: 120',
+      'return: 6',
+      expect.stringMatching(/^ {2}t +6 +0$/),
+    ]);
+  });
+});
+
 describe('a probe never changes what a function computes (through int3 call --image … -e)', () => {
   it('should return the same value with a kprobe at any instruction boundary of the function', () => {
     // The boundaries, from int3's own disassembler.

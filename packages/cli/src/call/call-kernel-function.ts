@@ -10,6 +10,11 @@ export interface KernelCall {
   /** rax, unsigned. */
   readonly value: bigint;
   readonly instructions: number;
+  /**
+   * The kprobe traps the call took, by name: `#BP` (an int3 hit) and `#DB` (the single-step after it).
+   * A single-stepped hit takes one of each, a boosted hit a `#BP` alone, a jump-optimized hit none.
+   */
+  readonly traps: { readonly '#BP': number; readonly '#DB': number };
 }
 
 /**
@@ -33,6 +38,10 @@ export function callKernelFunction(
   const mapped: bigint[] = [];
   const cpu = m.cpus[0];
   const before = cpu.retired;
+  const traps = { '#BP': 0, '#DB': 0 };
+  const counting = m.traps$.subscribe((e) => {
+    if (e.name === '#BP' || e.name === '#DB') traps[e.name]++;
+  });
   try {
     const values = args.map((arg) => {
       if (arg.kind === 'int') return arg.value;
@@ -43,11 +52,12 @@ export function callKernelFunction(
       return at;
     });
     const value = m.kernel.guest.call(0, address, values);
-    return { value: BigInt.asUintN(64, value), instructions: cpu.retired - before };
+    return { value: BigInt.asUintN(64, value), instructions: cpu.retired - before, traps: Object.freeze(traps) };
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('failure', `${command} ${symbol}: ${error.message}`);
     throw error;
   } finally {
+    counting.unsubscribe();
     for (const at of mapped) m.kernel.memory.free(at);
   }
 }

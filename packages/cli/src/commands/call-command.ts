@@ -22,7 +22,9 @@ argument is never read as an option (int3 call f -- -0x10).
 With -e, the function runs on the booted sample kernel: a kernel function, or with --image a function
 of that ELF, linked beside the kernel as a module named after the file (link a freestanding image in the
 kernel text mapping clear of the kernel, e.g. -Wl,-Ttext=0xffffffff90000000). The kprobe events are
-defined and enabled for the call, and their trace lines are printed before the return: line.
+defined and enabled for the call, and their trace lines are printed before the return: line. With
+--json, "traps" counts the kprobe traps: a hit single-stepped out of line takes a #BP and a #DB, a
+boosted one (its copy jumps back by itself) a #BP alone, a jump-optimized one none.
 
 Examples:
   $ int3 call div_s64 -100 7
@@ -57,7 +59,7 @@ export function registerCallCommand(program: Command): void {
     .option('--image <elf>', 'ET_EXEC image to load (default: the @int3/cpu sample image)')
     .option(
       '--json',
-      'print {"return":"<decimal>","instructions":<count>} instead (with -e, "trace": the typed records of --format json)',
+      'print {"return":"<decimal>","instructions":<count>} instead (with -e, "trace": the typed records of --format json, and "traps": the #BP and #DB traps the probes took)',
     )
     .option('--max-insns <n>', 'give up after this many instructions', '1e9')
     .addOption(CommonOptions.event('trace this kprobe_events line during a call of a kernel function (repeatable)'))
@@ -82,7 +84,7 @@ async function runTracedKernelCall(command: Command, symbol: string, rawArgs: st
   if (options.json) {
     // The typed records of the JSON Lines schema (format, lost and event lines), as an array.
     const trace = new TraceJsonLines(t.fs).drainRecords();
-    writeOut(command, jsonLine({ return: value, instructions: call.instructions, trace }));
+    writeOut(command, jsonLine({ return: value, instructions: call.instructions, traps: call.traps, trace }));
     return;
   }
   writeOut(command, `${t.fs.read('trace_pipe')}return: ${value}\n`);

@@ -1,4 +1,4 @@
-import { type ElfFile, type ElfSymbol, parseElf } from '@int3/cpu';
+import { type ElfFile, type ElfSymbol, PAGE_SIZE, parseElf } from '@int3/cpu';
 import type { KsymInput, KsymKind } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 
@@ -89,4 +89,19 @@ function sectionKind(elf: ElfFile, s: ElfSymbol): KsymKind | undefined {
   if (sec.flags & SHF_EXECINSTR) return 'text';
   if (sec.type === SHT_NOBITS) return 'bss';
   return sec.flags & SHF_WRITE ? 'data' : 'rodata';
+}
+
+/** The pages a kernel image's loaded segments span, [start, end): what nothing else may be linked over. */
+export function imageExtent(elf: ElfFile): readonly [bigint, bigint] {
+  const page = BigInt(PAGE_SIZE);
+  let start: bigint | undefined;
+  let end = 0n;
+  for (const s of elf.segments) {
+    if (s.memSize === 0) continue;
+    const top = s.vaddr + BigInt(s.memSize);
+    if (start === undefined || s.vaddr < start) start = s.vaddr;
+    if (top > end) end = top;
+  }
+  start ??= 0n;
+  return Object.freeze([start - (start % page), ((end + page - 1n) / page) * page] as const);
 }

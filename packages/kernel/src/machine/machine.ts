@@ -1,6 +1,6 @@
 import { AddressSpace, type Cpu, ExceptionVector, PAGE_SIZE, PageFlags, type TrapEvent } from '@int3/cpu';
 import type { Observable } from 'rxjs';
-import { type KernelImage, parseKernelImage } from '../boot/kernel-image.js';
+import { imageExtent, type KernelImage, parseKernelImage } from '../boot/kernel-image.js';
 import { loadKernelImage } from '../boot/load-kernel-image.js';
 import { setUpCpus } from '../boot/set-up-cpus.js';
 import type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from '../events/kernel-event.js';
@@ -240,6 +240,7 @@ export class Machine {
       kallsyms,
       guest,
       initTask: image.symbols.init_task,
+      kernelExtent: imageExtent(image.elf),
       clock: clocks,
       events,
       defineApiGates: () => defineModuleApiGates(apiHost),

@@ -63,6 +63,8 @@ export interface ModuleLoaderHost {
   readonly guest: Pick<GuestCalls, 'call'>;
   /** The guest's `init_task`: init and exit run as it. */
   readonly initTask: bigint;
+  /** Where the kernel image lies, [start, end) page-rounded: a linked image must stay clear of it. */
+  readonly kernelExtent: readonly [bigint, bigint];
   readonly clock: Clock;
   readonly events: Pick<MachineEvents, 'log' | 'emitMachine'>;
   /** Defines the module API the kernel's C lacks (once; later calls change nothing). */
@@ -256,14 +258,27 @@ export class ModuleLoader {
   loadLinked(elf: ElfFile, name: string): LoadedModule {
     if (this.modules.has(name)) throw new KernelError('EEXIST', `${name}: module is already loaded`);
     const low = KernelLayout.START_KERNEL_MAP;
+    const high = KernelLayout.MODULES_VADDR;
+    const [kStart, kEnd] = this.m.kernelExtent;
+    const hex = (a: bigint) => `0x${a.toString(16)}`;
+    // What works, for every refusal: the free parts of the kernel text mapping and a flag that links there.
+    const relink =
+      `link it in [${hex(low)}, ${hex(kStart)}) or [${hex(kEnd)}, ${hex(high)}), ` +
+      `e.g. with -Wl,-Ttext=0xffffffff90000000`;
     const segments = elf.segments.filter((s) => s.memSize > 0);
     for (const s of segments) {
       const end = s.vaddr + BigInt(s.memSize);
-      if (s.vaddr < low || end > KernelLayout.MODULES_VADDR) {
+      const at = `program header ${s.index} [${hex(s.vaddr)}, ${hex(end)})`;
+      if (s.vaddr < low || end > high) {
         throw new KernelError(
           'BAD_MODULE',
-          `${elf.name}: program header ${s.index} at 0x${s.vaddr.toString(16)} is outside the kernel text mapping ` +
-            `[0x${low.toString(16)}, 0x${KernelLayout.MODULES_VADDR.toString(16)}): link it there, e.g. -Wl,-Ttext=0xffffffff90000000`,
+          `${elf.name}: ${at} is outside the kernel text mapping [${hex(low)}, ${hex(high)}): ${relink}`,
+        );
+      }
+      if (s.vaddr < kEnd && end > kStart) {
+        throw new KernelError(
+          'BAD_MODULE',
+          `${elf.name}: ${at} overlaps the kernel [${hex(kStart)}, ${hex(kEnd)}): ${relink}`,
         );
       }
     }
@@ -271,11 +286,8 @@ export class ModuleLoader {
       loadElf(elf, this.m.space);
     } catch (e) {
       if (!(e instanceof ElfError)) throw e;
-      const taken =
-        e.code === 'LOAD_CONFLICT'
-          ? ' (the kernel is there: link the image elsewhere, e.g. -Wl,-Ttext=0xffffffff90000000)'
-          : '';
-      throw new KernelError('BAD_MODULE', `${e.message}${taken}`);
+      // Something else is mapped there (an image linked before this one).
+      throw new KernelError('BAD_MODULE', e.code === 'LOAD_CONFLICT' ? `${e.message}: ${relink}` : e.message);
     }
     const text = segments.filter((s) => s.execute);
     let textStart = text[0]?.vaddr ?? 0n;
