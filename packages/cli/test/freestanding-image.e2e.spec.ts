@@ -208,7 +208,7 @@ describe('--image linked where the kernel or nothing may be', () => {
     expect(int3(['call', '--image', sample, 'div_s64', '--', '-100', '7']).stdout).toBe(
       'return: 18446744073709551602\n',
     );
-  });
+  }, 180_000);
 
   it('should refuse an image linked outside the kernel text mapping (a user-space link) with the same hint', () => {
     const user = join(dir, 'user.elf');
@@ -226,7 +226,7 @@ describe('--image linked where the kernel or nothing may be', () => {
     );
     expect(line).toMatch(RELINK);
     expect(oneLine(int3(['trace', '--image', user]))).toEqual([2, line]);
-  });
+  }, 180_000);
 });
 
 describe('boosting on a freestanding image', () => {
@@ -251,7 +251,7 @@ describe('boosting on a freestanding image', () => {
     expect(boosted.traps['#DB']).toBeLessThanOrEqual(1);
     const stepped = call('p:j fact+0x9');
     expect([stepped.return, stepped.traps]).toEqual(['120', { '#BP': 5, '#DB': 5 }]);
-  });
+  }, 180_000);
 
   it('should count the boosted hits in kprobe_profile and list the probe with its module', () => {
     const script = [

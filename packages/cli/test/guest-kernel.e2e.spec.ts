@@ -100,5 +100,5 @@ describe("the guest kernel's probe targets, through the syscall workload", () =>
       'Usage:',
       '\tsyscall <syscall name> [<arguments>]',
     ]);
-  });
+  }, 180_000);
 });

@@ -131,7 +131,7 @@ MODULE_LICENSE("GPL");
           .match(/^\[ *([\d.]+)\]/)![1],
       );
     expect(stamp(/ksys_write in hello/) - stamp(/init in swapper/)).toBeGreaterThanOrEqual(0.025);
-  });
+  }, 180_000);
 });
 
 describe('insmod', () => {

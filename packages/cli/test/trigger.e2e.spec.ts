@@ -69,6 +69,7 @@ describe('int3 trace --trigger', () => {
       expect.stringMatching(/ rd: \(vfs_read\+0x0\//),
       expect.stringMatching(/: <stack trace>$/),
       ' => vfs_read',
+      ' => ksys_read',
       ' => sys_read',
       ' => do_syscall_64',
       ' => entry_SYSCALL_64',
