@@ -39,7 +39,7 @@ describe(TraceJsonLines, () => {
     };
     const text = traceLines(stackTrace());
     const callers = text.filter((l) => l.startsWith(' => ')).map((l) => l.slice(4));
-    expect(callers.slice(0, 2)).toEqual(['vfs_read', 'sys_read']);
+    expect(callers.slice(0, 2)).toEqual(['vfs_read', 'ksys_read']);
     const out = new TraceJsonLines(stackTrace());
     const lines = out.drainRecords();
     expect(lines.map((l) => l.type)).toEqual(['format', 'event', 'stack', 'event']);
