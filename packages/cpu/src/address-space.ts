@@ -29,6 +29,13 @@ function isCanonical(a: bigint): boolean {
 export class AddressSpace {
   /** Pages by {@link pageKey}. */
   readonly pageMap = new Map<number, Page>();
+  /**
+   * Keys of the pages this space owns that may have changed since the last {@link takeSoftDirty}:
+   * written by the host, mapped, unmapped or re-protected here, or written by a CPU — which records a
+   * page when it translates a write to it, once per write translation (a write through a translation
+   * it already holds records nothing, as the CPU sets a PTE's dirty flag once).
+   */
+  private softDirty = new Set<number>();
   /** The space whose upper half this space shares, or null. */
   readonly kernel: AddressSpace | null;
 
@@ -46,7 +53,11 @@ export class AddressSpace {
   map(address: bigint, size: number, flags: number): void {
     const pages = this.range(address, size);
     for (const a of pages) if (this.pageAt(a) !== undefined) throw new MemoryError('page already mapped', a);
-    for (const a of pages) this.owner(a).pageMap.set(keyOf(a), new Page(flags | 1));
+    for (const a of pages) {
+      const owner = this.owner(a);
+      owner.pageMap.set(keyOf(a), new Page(flags | 1));
+      owner.softDirty.add(keyOf(a));
+    }
   }
 
   /**
@@ -64,7 +75,12 @@ export class AddressSpace {
       if (this.pageMap.has(keyOf(a))) throw new MemoryError('page already mapped', a);
       if (!from.pageMap.has(keyOf(a))) throw new MemoryError('unmapped guest memory', a);
     }
-    for (const a of pages) this.pageMap.set(keyOf(a), from.pageMap.get(keyOf(a))!);
+    for (const a of pages) {
+      const page = from.pageMap.get(keyOf(a))!;
+      page.shared = true;
+      this.pageMap.set(keyOf(a), page);
+      this.softDirty.add(keyOf(a));
+    }
   }
 
   /** Drops pages (and their decoded code); pages not mapped are ignored. */
@@ -75,6 +91,7 @@ export class AddressSpace {
       if (page === undefined) continue;
       page.invalidateCode();
       owner.pageMap.delete(keyOf(a));
+      owner.softDirty.add(keyOf(a));
     }
     mappingEpoch.value++;
   }
@@ -87,6 +104,7 @@ export class AddressSpace {
       const page = this.mustPage(a);
       if ((page.flags ^ flags) & 16) page.invalidateCode();
       page.flags = flags | 1;
+      this.noteWrite(a, page);
     }
     mappingEpoch.value++;
   }
@@ -135,6 +153,7 @@ export class AddressSpace {
       const n = Math.min(PAGE_SIZE - off, bytes.length - done);
       page.data.set(bytes.subarray(done, done + n), off);
       page.onWrite(off, n);
+      this.noteWrite((address + BigInt(done)) & MASK64, page);
       done += n;
     }
   }
@@ -169,6 +188,7 @@ export class AddressSpace {
     const off = Number(a & 0xfffn);
     page.data[off] = v;
     page.onWrite(off, 1);
+    this.noteWrite(a, page);
   }
   /** Host write of a little-endian 16-bit value. */
   writeU16(a: bigint, v: number): void {
@@ -180,6 +200,7 @@ export class AddressSpace {
     const page = this.mustPage(a);
     page.view.setUint16(off, v & 0xffff, true);
     page.onWrite(off, 2);
+    this.noteWrite(a, page);
   }
   /** Host write of a little-endian 32-bit value. */
   writeU32(a: bigint, v: number): void {
@@ -191,6 +212,7 @@ export class AddressSpace {
     const page = this.mustPage(a);
     page.view.setUint32(off, v >>> 0, true);
     page.onWrite(off, 4);
+    this.noteWrite(a, page);
   }
   /** Host write of a little-endian 64-bit value (taken modulo 2^64). */
   writeU64(a: bigint, v: bigint): void {
@@ -204,6 +226,7 @@ export class AddressSpace {
     const page = this.mustPage(a);
     page.view.setBigUint64(off, BigInt.asUintN(64, v), true);
     page.onWrite(off, 8);
+    this.noteWrite(a, page);
   }
 
   /** Reads a NUL-terminated string of at most `max` bytes (latin-1). */
@@ -263,12 +286,56 @@ export class AddressSpace {
     page.instrumentation[Number(a & 0xfffn)] = value;
   }
 
+  /**
+   * The page holding `hi:lo`, for a host writer that stores into its `data`/`view` itself (no bigint
+   * per access): the page is recorded as written, as a CPU's write translation records it. Undefined
+   * when unmapped. The writer still calls `page.onWrite` for the bytes it changed (decoded code).
+   */
+  lookupForWrite(lo: number, hi: number): Page | undefined {
+    const page = this.lookup(lo, hi);
+    if (page !== undefined) this.noteWrite(BigInt.asUintN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)), page);
+    return page;
+  }
+
+  /**
+   * Records a write translation a CPU made for `hi:lo` (a page it found with {@link lookup}): the
+   * page may change from now on, until the CPU drops the translation (see {@link takeSoftDirty}).
+   */
+  noteWriteTranslation(lo: number, hi: number, page: Page): void {
+    const owner = this.kernel !== null && hi < 0 ? this.kernel : this;
+    owner.softDirty.add(pageKey(lo, hi));
+    if (page.shared) sharedPageWrites.value++;
+  }
+
+  /**
+   * Returns the keys of the pages this space owns that may have changed (bytes, flags, mapping) since
+   * the last call, and starts a new set — a soft-dirty scan. Writes a CPU makes through a write
+   * translation it already holds are not recorded again: the caller flushes every CPU's write
+   * translations ({@link Cpu.flushWriteTlb}) right after taking the sets of the spaces it reads, as
+   * clearing soft-dirty bits write-protects the pages so that the next write faults and sets them.
+   * A page shared by several spaces ({@link share}) is recorded only in the space written through;
+   * writes to shared pages are counted in {@link sharedPageWrites} instead.
+   * @see Documentation/admin-guide/mm/soft-dirty.rst (clear_refs, then the next write sets the bit)
+   */
+  takeSoftDirty(): ReadonlySet<number> {
+    const taken = this.softDirty;
+    if (taken.size === 0) return taken;
+    this.softDirty = new Set();
+    return taken;
+  }
+
   /** Every mapped page in ascending address order (this space's lower half, then the shared upper half). */
   *pages(): Iterable<{ address: bigint; flags: number; data: Uint8Array }> {
     const entries = [...this.pageMap.entries()];
     if (this.kernel !== null) for (const e of this.kernel.pageMap) if (e[0] >= KERNEL_HALF_KEY) entries.push(e);
     entries.sort((x, y) => x[0] - y[0]);
     for (const [key, page] of entries) yield { address: BigInt(key) << 12n, flags: page.flags, data: page.data };
+  }
+
+  /** Records a host change to the page at `a`. */
+  private noteWrite(a: bigint, page: Page): void {
+    this.owner(a).softDirty.add(keyOf(a));
+    if (page.shared) sharedPageWrites.value++;
   }
 
   private pageAt(a: bigint): Page | undefined {
@@ -298,6 +365,13 @@ export class AddressSpace {
     return out;
   }
 }
+
+/**
+ * Counts writes to pages mapped by more than one space ({@link AddressSpace.share}: program text,
+ * read-only pages a fork shares), in any space: such a write is recorded in the soft-dirty set of the
+ * space written through only, so a reader of those sets re-reads every shared page when it changed.
+ */
+export const sharedPageWrites = { value: 0 };
 
 function keyOf(a: bigint): number {
   return Number(a >> 12n);

@@ -83,6 +83,16 @@ export class CpuCore extends CpuState {
     this.vTagLo = 1;
   }
 
+  /**
+   * Forgets the write translations only: the next write to each page translates again, and the
+   * address space records the page as written then ({@link AddressSpace.takeSoftDirty}). Reads and
+   * fetches keep theirs. Changes nothing the guest can observe.
+   * @see Intel SDM Vol. 3A §4.8 (a CPU sets a PTE's dirty flag when it first translates a write)
+   */
+  flushWriteTlb(): void {
+    this.wTagLo.fill(1);
+  }
+
   /** Translates an address for `access`, raising #GP/#PF as the SDM says, and fills the TLB. */
   translate(lo: number, hi: number, access: number): Page {
     const top = hi >> 15;
@@ -113,6 +123,7 @@ export class CpuCore extends CpuState {
         this.wTagLo[i] = lo & -4096;
         this.wTagHi[i] = hi;
         this.wPage[i] = page;
+        this.addressSpaceRef.noteWriteTranslation(lo, hi, page);
       }
     }
     return page;

@@ -30,6 +30,7 @@ describe('@int3/cpu exports', () => {
       'loadElf',
       'parseElf',
       'sampleElfUrl',
+      'sharedPageWrites',
       'toBig',
     ]);
   });

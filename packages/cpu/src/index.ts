@@ -1,4 +1,4 @@
-export { AddressSpace } from './address-space.js';
+export { AddressSpace, sharedPageWrites } from './address-space.js';
 export { argumentBytes, type CallArgument } from './call/call-argument.js';
 export {
   type CallGuestFunctionOptions,

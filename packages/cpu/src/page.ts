@@ -24,6 +24,8 @@ export class Page {
    * it is a gate (as every byte of a `PageFlags.Gate` page is; a gate costs nothing either).
    */
   instrumentation: Uint8Array | null = null;
+  /** True once a second address space maps this very page ({@link AddressSpace.share}). */
+  shared = false;
 
   constructor(flags: number) {
     this.flags = flags;

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `pnpm bench` for @int3/kernel: boot time, system calls per host second, and MIPS under `spin` on
 // two CPUs, one line per figure with the command that reproduces it. Needs a build (`tsc -b`): it
-// imports ../dist/index.js. Options: --only boot|syscalls|mips, --runs N (boot samples, default 9),
-// --spin N (rounds per spin task, default 1500000).
+// imports ../dist/index.js. Options: --only boot|syscalls|mips|spawns, --runs N (boot samples, default
+// 9), --spin N (rounds per spin task, default 1500000), --spawns N (hello tasks, default 1000).
 //
 // How system calls are counted, without instrumenting the timed run: the sample kernel is
 // deterministic, so a workload makes the same system calls every time it runs alone. A calibration
@@ -13,7 +13,8 @@
 // creation (ELF load) and the user code between calls (dd's fill/verify loops dominate its run; the
 // line shows the virtual instructions per run so the mix is visible).
 import { performance } from 'node:perf_hooks';
-import { Machine, readSampleImage, sampleProgram } from '../dist/index.js';
+import { Machine, readSampleImage, Session, sampleProgram } from '../dist/index.js';
+import { stateHasher } from '../dist/session/state-hash.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -23,6 +24,7 @@ const opt = (name, fallback) => {
 const only = opt('only', undefined);
 const bootRuns = Number(opt('runs', 9));
 const spinRounds = Number(opt('spin', 1_500_000));
+const spawnCount = Number(opt('spawns', 1000));
 const SCRIPT = 'node packages/kernel/bench/kernel.bench.mjs';
 const image = readSampleImage();
 
@@ -122,6 +124,34 @@ function benchMips() {
   );
 }
 
+/**
+ * `int3 record --run hello` × N in the session's terms: N spawns, each journaled with its checkpoint
+ * (the state hash), all tasks alive together, then one run. Host time per spawn for the first and
+ * the last quarter: equal when a checkpoint costs what changed, growing when it walks every task.
+ */
+function benchSpawns() {
+  const s = Session.create({ image, imageName: 'vmlinux', programs: sampleProgram });
+  const quarter = Math.max(1, Math.floor(spawnCount / 4));
+  const per = [];
+  let pages = 0;
+  let t0 = performance.now();
+  for (let i = 1; i <= spawnCount; i++) {
+    s.apply({ type: 'input:spawn', argv: ['hello'] });
+    if (i > 1) pages = Math.max(pages, stateHasher(s.machine).lastStats.pagesHashed);
+    if (i % quarter === 0) {
+      per.push((performance.now() - t0) / quarter);
+      t0 = performance.now();
+    }
+  }
+  const r0 = performance.now();
+  s.apply({ type: 'input:run', pids: s.spawned.map((t) => t.pid) });
+  const runMs = performance.now() - r0;
+  console.log(
+    `spawns: ${fmt(per[0], 2)} ms per spawn in the first quarter, ${fmt(per.at(-1), 2)} ms in the last (${spawnCount} \`hello\` alive together, each with its checkpoint; at most ${pages} pages hashed per checkpoint after the first), run ${fmt(runMs / 1000, 2)} s — ${SCRIPT} --only spawns`,
+  );
+}
+
 if (!only || only === 'boot') benchBoot();
 if (!only || only === 'syscalls') benchSyscalls();
 if (!only || only === 'mips') benchMips();
+if (!only || only === 'spawns') benchSpawns();

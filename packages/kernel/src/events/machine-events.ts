@@ -3,15 +3,10 @@ import { merge, type Observable, Subject } from 'rxjs';
 import type { Clock } from '../machine/cpu-clocks.js';
 import type { PrintkBuffer } from '../printk/printk-buffer.js';
 import { DIE_NAMES } from '../traps/die-chain.js';
+import { ConsoleLog, type ConsoleWrite } from './console-log.js';
 import type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './kernel-event.js';
 
-/** One write to `/dev/console`. */
-export interface ConsoleWrite {
-  readonly at: number;
-  readonly cpu: number;
-  readonly pid: number;
-  readonly text: string;
-}
+export type { ConsoleWrite } from './console-log.js';
 
 const decoder = new TextDecoder();
 
@@ -28,8 +23,8 @@ export class MachineEvents {
   readonly machine$: Observable<MachineEvent>;
   readonly console$: Observable<ConsoleWrite>;
   readonly events$: Observable<KernelEvent>;
-  /** Everything written to `/dev/console`, in order. */
-  readonly console: ConsoleWrite[] = [];
+  /** Everything written to `/dev/console`, in order, with its running digest. */
+  readonly console = new ConsoleLog();
 
   private readonly dieSubject = new Subject<DieEvent>();
   private readonly taskSubject = new Subject<TaskEvent>();

@@ -43,13 +43,15 @@ describe(decodeLog, () => {
   });
 
   it('should read the header exactly as the format says: INT3LOG, one space, the version in decimal', () => {
-    for (const header of ['INT3LOG 0x2', 'INT3LOG 2e0', 'INT3LOG  2', 'INT3LOG 2\r', 'INT3LOG 02', 'INT3LOG 2 ']) {
+    for (const header of ['INT3LOG 0x3', 'INT3LOG 3e0', 'INT3LOG  3', 'INT3LOG 3\r', 'INT3LOG 03', 'INT3LOG 3 ']) {
       expect(() => decodeLog(enc(`${header}\n`), 'x.log'), header).toThrow(/x.log: not an int3 log \(header /);
     }
-    expect(() => decodeLog(enc('INT3LOG 1\n'), 'x.log')).toThrow(
-      'x.log: log format version 1 is not supported (this int3 reads version 2; record the run again)',
-    );
-    expect(decodeLog(enc('INT3LOG 2\n'), 'x.log')).toEqual([]);
+    for (const old of [1, 2]) {
+      expect(() => decodeLog(enc(`INT3LOG ${old}\n`), 'x.log')).toThrow(
+        `x.log: log format version ${old} is not supported (this int3 reads version 3; record the run again)`,
+      );
+    }
+    expect(decodeLog(enc('INT3LOG 3\n'), 'x.log')).toEqual([]);
   });
 
   it('should report JSON nested too deeply for the parser as too deeply nested, not invalid', () => {

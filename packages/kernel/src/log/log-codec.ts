@@ -6,10 +6,11 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 export const LOG_MAGIC = 'INT3LOG';
 /**
  * The log format version this code writes and reads. Version 2 added the `end` entry and the rules of
- * event-log.md §1 (every input followed by its checkpoint, every field checked); version 1 logs are
- * refused with a message saying to record them again.
+ * event-log.md §1 (every input followed by its checkpoint, every field checked); version 3 the state
+ * hash as a tree of page, group and task digests (event-log.md §2, checkpoint), whose values differ
+ * from version 2's. Older logs are refused with a message saying to record them again.
  */
-export const LOG_VERSION = 2;
+export const LOG_VERSION = 3;
 
 /** One entry of a log: a JSON object with a `type`. BigInts are allowed anywhere. */
 export interface LogEntry {

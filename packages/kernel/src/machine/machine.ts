@@ -3,8 +3,9 @@ import type { Observable } from 'rxjs';
 import { imageExtent, type KernelImage, parseKernelImage } from '../boot/kernel-image.js';
 import { loadKernelImage } from '../boot/load-kernel-image.js';
 import { setUpCpus } from '../boot/set-up-cpus.js';
+import type { ConsoleLogState, ConsoleWrite } from '../events/console-log.js';
 import type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from '../events/kernel-event.js';
-import { type ConsoleWrite, MachineEvents } from '../events/machine-events.js';
+import { MachineEvents } from '../events/machine-events.js';
 import { Kallsyms } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
@@ -16,7 +17,6 @@ import { killCurrent } from '../sched/kill-current.js';
 import { Scheduler, type SchedulerState, type SchedulerView } from '../sched/scheduler.js';
 import type { Task } from '../sched/task.js';
 import { TaskStacks } from '../sched/task-stacks.js';
-import { AppendOnlyHistory, type HistoryState } from '../snapshot/append-only-history.js';
 import type { MachineSnapshot } from '../snapshot/machine-snapshot.js';
 import { MachineSnapshotter } from '../snapshot/machine-snapshotter.js';
 import type { SnapshotProvider } from '../snapshot/snapshot-provider.js';
@@ -61,7 +61,7 @@ interface MachineOwnState {
   readonly loop: RunLoopState;
   readonly percpuUsed: number;
   readonly panicked: string | undefined;
-  readonly console: HistoryState<ConsoleWrite>;
+  readonly console: ConsoleLogState;
   readonly exTable: readonly (readonly [bigint, bigint])[];
 }
 
@@ -127,8 +127,6 @@ export class Machine {
   private readonly spawnHost: Parameters<typeof spawnWorkload>[0];
   /** Bytes of each per-CPU page in use: `struct pcpu_hot` (40) rounded up, then per-CPU allocations. */
   private percpuUsed = 64;
-  /** Saves the console for snapshots, sharing the writes they have in common. */
-  private readonly consoleHistory: AppendOnlyHistory<ConsoleWrite>;
 
   private constructor(options: MachineOptions) {
     const ncpus = options.cpus ?? 2;
@@ -161,7 +159,6 @@ export class Machine {
     this.printk = this.printkBuffer;
     const events = new MachineEvents(cpus, clocks, this.printkBuffer);
     this.events = events;
-    this.consoleHistory = new AppendOnlyHistory(events.console);
     const panic = new KernelPanic(events, clocks, options.panicOnOops ?? false);
     this.panicState = panic;
     const stepper = new CpuStepper(cpus);
@@ -349,7 +346,12 @@ export class Machine {
 
   /** Everything written to `/dev/console` (the workloads' stdout and stderr), in order. */
   get console(): readonly ConsoleWrite[] {
-    return this.events.console;
+    return this.events.console.writes;
+  }
+
+  /** SHA-256 of every console write so far (the state hash's part: constant time, however long). */
+  consoleDigest(): Buffer {
+    return this.events.console.digest();
   }
 
   /**
@@ -463,7 +465,7 @@ export class Machine {
       loop: this.loop.save(),
       percpuUsed: this.percpuUsed,
       panicked: this.panicState.message,
-      console: this.consoleHistory.save(),
+      console: this.events.console.save(),
       exTable: Object.freeze([...this.exTable]),
     });
   }
@@ -472,7 +474,7 @@ export class Machine {
     this.loop.restore(s.loop);
     this.percpuUsed = s.percpuUsed;
     this.panicState.message = s.panicked;
-    this.consoleHistory.restore(s.console);
+    this.events.console.restore(s.console);
     this.exTable.clear();
     for (const [at, fixup] of s.exTable) this.exTable.set(at, fixup);
   }

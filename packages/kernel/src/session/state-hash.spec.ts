@@ -5,41 +5,58 @@ import { Machine } from '../machine/machine.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { readSampleImage, sampleProgram } from '../sample-image.js';
 import { saveTaskRegs, type TaskRegs } from '../sched/task-regs.js';
-import { stateHash } from './state-hash.js';
+import { Session } from './session.js';
+import { stateHash, stateHasher } from './state-hash.js';
 
-/** The state hash as the event log documents it, written out the plain way (the first version's code). */
+/** The state hash as the event log documents it (§2, checkpoint), computed from scratch the plain way. */
 function documentedHash(m: Machine): string {
-  const h = createHash('sha256');
-  const u64 = (v: bigint) => {
+  const sha = () => createHash('sha256');
+  const u64 = (h: Hash, v: bigint) => {
     const b = Buffer.alloc(8);
     b.writeBigUInt64LE(BigInt.asUintN(64, v));
     h.update(b);
   };
-  const regs = (r: TaskRegs) => {
-    for (const g of r.gpr) u64(g);
-    for (const v of [r.rip, BigInt(r.rflags), BigInt(r.cs), BigInt(r.ss), r.fsBase, r.gsBase, r.kernelGsBase]) u64(v);
+  const regs = (h: Hash, r: TaskRegs) => {
+    for (const g of r.gpr) u64(h, g);
+    for (const v of [r.rip, BigInt(r.rflags), BigInt(r.cs), BigInt(r.ss), r.fsBase, r.gsBase, r.kernelGsBase])
+      u64(h, v);
   };
-  const pages = (hash: Hash, space: AddressSpace, keep: (a: bigint) => boolean) => {
+  /** SHA-256 over each 2 MiB group (u64 index, digest), a group over its pages (address, flags, SHA-256 of bytes). */
+  const memory = (space: AddressSpace, keep: (a: bigint) => boolean) => {
+    const groups = new Map<bigint, Hash>();
     for (const p of space.pages()) {
       if (!keep(p.address)) continue;
-      u64(p.address);
-      u64(BigInt(p.flags));
-      hash.update(p.data);
+      const g = p.address >> 21n;
+      if (!groups.has(g)) groups.set(g, sha());
+      const gh = groups.get(g)!;
+      u64(gh, p.address);
+      u64(gh, BigInt(p.flags));
+      gh.update(sha().update(p.data).digest());
     }
+    const h = sha();
+    for (const [g, gh] of groups) {
+      u64(h, g);
+      h.update(gh.digest());
+    }
+    return h.digest();
   };
-  pages(h, m.space, () => true);
+  const h = sha();
+  h.update(memory(m.space, () => true));
   for (let c = 0; c < m.cpus.length; c++) {
-    regs(saveTaskRegs(m.cpus[c]));
-    u64(BigInt(m.clock(c)));
-    u64(BigInt(m.sched.current[c]?.pid ?? -1));
+    regs(h, saveTaskRegs(m.cpus[c]));
+    u64(h, BigInt(m.clock(c)));
+    u64(h, BigInt(m.sched.current[c]?.pid ?? -1));
   }
   for (const t of [...m.sched.tasks.values()].sort((a, b) => a.pid - b.pid)) {
-    h.update(`${t.pid}:${t.state}:${t.cpu}:${t.exitCode}:`);
-    if (t.context) regs(t.context);
-    pages(h, t.mm, (a) => a < KernelLayout.KERNEL_HALF);
+    const th = sha().update(`${t.pid}:${t.state}:${t.cpu}:${t.exitCode}:`);
+    if (t.context) regs(th, t.context);
+    th.update(memory(t.mm, (a) => a < KernelLayout.KERNEL_HALF));
+    h.update(th.digest());
   }
   for (const r of m.printk.records()) h.update(`${r.seq}:${r.timestampNs}:${r.level}:${r.cpu}:${r.text}\n`);
-  for (const w of m.console) h.update(`${w.at}:${w.cpu}:${w.pid}:${w.text}`);
+  const console = sha();
+  for (const w of m.console) console.update(`${w.at}:${w.cpu}:${w.pid}:${w.text}`);
+  h.update(console.digest());
   return h.digest('hex');
 }
 
@@ -65,5 +82,63 @@ describe(stateHash, () => {
     const top = KernelLayout.USER_STACK_TOP - 4096n;
     t.mm.writeU8(top, t.mm.readU8(top) ^ 1);
     expect(stateHash(m)).not.toBe(before);
+  });
+
+  it('should stay the documented hash through a restore, a write to shared text and a re-protected page', () => {
+    const m = Machine.boot({ image: readSampleImage(), cpus: 2, programs: sampleProgram });
+    const a = m.spawn(['hello']);
+    const b = m.spawn(['hello']);
+    m.run({ deadlineNs: 50_000 });
+    const snap = m.snapshot();
+    const at = stateHash(m);
+    m.run({});
+    expect(stateHash(m)).toBe(documentedHash(m));
+    m.restore(snap);
+    expect(stateHash(m)).toBe(at);
+    expect(stateHash(m)).toBe(documentedHash(m));
+    // hello's text is one page both tasks map: a host write through one space changes both tasks.
+    const text = [...a.mm.pages()].find((p) => p.address < KernelLayout.KERNEL_HALF && (p.flags & 2) === 0)!;
+    expect(b.mm.readU8(text.address)).toBe(a.mm.readU8(text.address));
+    a.mm.writeU8(text.address, a.mm.readU8(text.address) ^ 0xff);
+    expect(stateHash(m)).toBe(documentedHash(m));
+    a.mm.protect(text.address, 4096, text.flags | 2);
+    expect(stateHash(m)).toBe(documentedHash(m));
+    m.run({});
+    expect(stateHash(m)).toBe(documentedHash(m));
+  });
+});
+
+describe(stateHasher, () => {
+  /** Pages hashed at the checkpoint of the n-th of `count` spawns (all alive together). */
+  const pagesAtSpawn = (count: number) => {
+    const s = Session.create({ image: readSampleImage(), imageName: 'vmlinux', programs: sampleProgram });
+    const hashed: number[] = [];
+    for (let i = 0; i < count; i++) {
+      s.apply({ type: 'input:spawn', argv: ['hello'] });
+      hashed.push(stateHasher(s.machine).lastStats.pagesHashed);
+    }
+    return { s, hashed };
+  };
+
+  it('should hash, per checkpoint, what changed since the last one, however many tasks exist', () => {
+    const { s, hashed } = pagesAtSpawn(120);
+    const perTask = s.spawned[0].mm.pageMap.size;
+    expect(s.machine.sched.tasks.size).toBe(120);
+    // The first checkpoint hashes the booted kernel; each later spawn its own pages and the few
+    // kernel pages it wrote: as many for the 100th spawn as for the 60th (the kernel heap's pattern
+    // repeats every 8 tasks), not more as tasks accumulate.
+    expect(hashed[0]).toBeGreaterThan(perTask);
+    expect(hashed.slice(80, 120)).toEqual(hashed.slice(40, 80));
+    expect(Math.max(...hashed.slice(1))).toBeLessThan(perTask + 16);
+    expect(stateHash(s.machine)).toBe(documentedHash(s.machine));
+    expect(stateHasher(s.machine).lastStats).toEqual({ pagesHashed: 0, groupsHashed: 0, tasksHashed: 0 });
+  });
+
+  it('should rehash only the tasks that ran: a run of one task among many hashes that task', () => {
+    const { s } = pagesAtSpawn(40);
+    s.apply({ type: 'input:run', pids: [s.spawned[0].pid] });
+    const stats = stateHasher(s.machine).lastStats;
+    expect(stats.tasksHashed).toBeLessThan(40);
+    expect(stateHash(s.machine)).toBe(documentedHash(s.machine));
   });
 });

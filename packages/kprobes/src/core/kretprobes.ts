@@ -247,7 +247,7 @@ export class Kretprobes {
     const spHi = c.H[Reg.RSP];
     ri.slotLo = spLo;
     ri.slotHi = spHi;
-    const page = c.addressSpace.lookup(spLo, spHi);
+    const page = c.addressSpace.lookupForWrite(spLo, spHi);
     const off = spLo & 0xfff;
     if (page !== undefined && off <= 4096 - 8) {
       ri.retLo = page.view.getInt32(off, true);
