@@ -193,13 +193,13 @@ export class TracefsShell {
     }
     const usage = (m: string) => new CliError('usage', m);
     const argvParsed = parseWorkload(argv.map(shellQuote).join(' '), usage);
-    const writes = this.t.session.machine.console;
-    const start = writes.length;
+    const m = this.t.session.machine;
+    const start = m.consoleWrites;
     const outcome = this.interrupt
       ? await runWorkloadsSliced(this.t, [argvParsed], { interrupt: this.interrupt })
       : this.t.session.runWorkloads([argvParsed]);
     // The workload's own output, as a shell shows what a command printed (its control characters escaped).
-    for (const write of writes.slice(start)) this.io.out(escapeControls(write.text));
+    for (const write of m.consoleSince(start)) this.io.out(escapeControls(write.text));
     if (outcome.reason === 'interrupted') {
       this.interrupted = true;
       this.stopSignal = outcome.signal;

@@ -3,7 +3,7 @@ import { merge, type Observable, Subject } from 'rxjs';
 import type { Clock } from '../machine/cpu-clocks.js';
 import type { PrintkBuffer } from '../printk/printk-buffer.js';
 import { DIE_NAMES } from '../traps/die-chain.js';
-import { ConsoleLog, type ConsoleWrite } from './console-log.js';
+import { ConsoleLog, type ConsoleWrite, DEFAULT_CONSOLE_CHARS } from './console-log.js';
 import type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './kernel-event.js';
 
 export type { ConsoleWrite } from './console-log.js';
@@ -23,8 +23,8 @@ export class MachineEvents {
   readonly machine$: Observable<MachineEvent>;
   readonly console$: Observable<ConsoleWrite>;
   readonly events$: Observable<KernelEvent>;
-  /** Everything written to `/dev/console`, in order, with its running digest. */
-  readonly console = new ConsoleLog();
+  /** What was written to `/dev/console`: the latest writes, in order, with a digest of all. */
+  readonly console: ConsoleLog;
 
   private readonly dieSubject = new Subject<DieEvent>();
   private readonly taskSubject = new Subject<TaskEvent>();
@@ -36,7 +36,9 @@ export class MachineEvents {
     cpus: readonly Cpu[],
     private readonly clock: Clock,
     private readonly printk: Pick<PrintkBuffer, 'store'>,
+    consoleChars = DEFAULT_CONSOLE_CHARS,
   ) {
+    this.console = new ConsoleLog(consoleChars);
     this.traps$ = merge(...cpus.map((c) => c.traps$));
     this.dies$ = this.dieSubject.asObservable();
     this.tasks$ = this.taskSubject.asObservable();

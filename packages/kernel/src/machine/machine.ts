@@ -54,6 +54,8 @@ export interface MachineOptions {
   readonly panicOnOops?: boolean;
   /** Instructions a host-to-guest call may run before it is declared runaway (default 50 M). */
   readonly guestCallLimit?: number;
+  /** Characters of console text kept (default 1 Mi); older writes are dropped, the state hash covers all. */
+  readonly consoleChars?: number;
 }
 
 /** The machine's own part of a snapshot: clocks, the round in progress, console, panic state. */
@@ -157,7 +159,7 @@ export class Machine {
     const clocks = new CpuClocks(cpus);
     this.clocks = clocks;
     this.printk = this.printkBuffer;
-    const events = new MachineEvents(cpus, clocks, this.printkBuffer);
+    const events = new MachineEvents(cpus, clocks, this.printkBuffer, options.consoleChars);
     this.events = events;
     const panic = new KernelPanic(events, clocks, options.panicOnOops ?? false);
     this.panicState = panic;
@@ -344,9 +346,22 @@ export class Machine {
     return this.panicState.message;
   }
 
-  /** Everything written to `/dev/console` (the workloads' stdout and stderr), in order. */
+  /**
+   * What was written to `/dev/console` (the workloads' stdout and stderr), in order: the latest writes,
+   * about {@link MachineOptions.consoleChars} characters (a copy; older ones are dropped).
+   */
   get console(): readonly ConsoleWrite[] {
     return this.events.console.writes;
+  }
+
+  /** Writes to `/dev/console` since boot, dropped ones included. */
+  get consoleWrites(): number {
+    return this.events.console.total;
+  }
+
+  /** The console writes made after the first `n` since boot (those still kept). */
+  consoleSince(n: number): readonly ConsoleWrite[] {
+    return this.events.console.since(n);
   }
 
   /** SHA-256 of every console write so far (the state hash's part: constant time, however long). */
