@@ -27,6 +27,7 @@ import {
   replayTracedSession,
   type TracedSession,
 } from '../tracing/traced-session.js';
+import { TRACER_START, TracerInputs } from '../tracing/tracer-inputs.js';
 import { writeOut } from '../write-out.js';
 import { CommonOptions } from './common-options.js';
 import { printTrace } from './trace-command.js';
@@ -112,12 +113,14 @@ export function registerReplayCommand(program: Command): void {
         return;
       }
       const globals = globalOptions(cmd);
+      // A run that started tracers replays them from its log: --plugin then only makes theirs available.
+      const recordedTracers = valid.entries.some((e) => e.type === TRACER_START);
+      const addedTracers = globals.tracers.length > 0 || (globals.plugins.length > 0 && !recordedTracers);
       const extra =
         plan.definitions.length > 0 ||
         plan.filters.length > 0 ||
         plan.triggers.length > 0 ||
-        globals.plugins.length > 0 ||
-        globals.tracers.length > 0 ||
+        addedTracers ||
         options.bpftrace !== undefined;
       // Step 1: boot from the log's config, stopped before its first input (no log is written: the
       // events the inputs cause are not journaled).
@@ -131,7 +134,8 @@ export function registerReplayCommand(program: Command): void {
       if (plan.definitions.length > 0 || plan.filters.length > 0 || plan.triggers.length > 0) {
         defineEvents(traced, plan, 'replay');
       }
-      const tracers = startTracers(host, globals.tracers, 'replay');
+      const tracers = addedTracers ? startTracers(host, globals.tracers, 'replay') : [];
+      const recorded = new TracerInputs(traced.session, host);
       const bpftrace = options.bpftrace;
       // The program's output is written as it comes, as `int3 bpftrace` writes it live.
       const bpfWriter: BpftraceWriter = { stdout: (s) => writeOut(cmd, s), stderr: environmentOf(cmd).writeErr };
@@ -176,7 +180,7 @@ export function registerReplayCommand(program: Command): void {
       }
       output.finish();
       await settlePlugins(host);
-      const reports = histReports(traced) + finishTracers(host, tracers);
+      const reports = histReports(traced) + finishTracers(host, [...tracers, ...recorded.started]);
       printTrace(cmd, { traced, reports }, plan.format === 'text', 'record again with a larger --buffer-size');
       if (bpftrace !== undefined) {
         // After exit() a recorded run goes on (it was recorded without the program), whose later hits

@@ -18,6 +18,7 @@ import { createTraceOutput, lostEventsSummary } from '../tracing/trace-output.js
 import { parseTracePlan, type TraceFormat, type TraceOptions } from '../tracing/trace-plan.js';
 import { fileSink, STDOUT_PATH, stdoutSink, type TraceSink } from '../tracing/trace-sink.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
+import { TracerInputs } from '../tracing/tracer-inputs.js';
 import { writeOut } from '../write-out.js';
 
 const EXAMPLE = `
@@ -121,7 +122,8 @@ export async function traceRun(
   insmodAll(traced, modules);
   const sink = openSink();
   const output = createTraceOutput(traced, plan.format, sink, terminalSink ? terminal : undefined);
-  const tracers = startTracers(host, globals.tracers, command);
+  const journal = new TracerInputs(traced.session, host);
+  const tracers = startTracers(host, globals.tracers, command, (name, args) => journal.start(name, args));
   let failure: CliError | undefined;
   let outcome: SlicedOutcome | undefined;
   try {
@@ -139,7 +141,9 @@ export async function traceRun(
   output.finish();
   sink.close();
   await settlePlugins(host);
-  // The hist tables come after the trace, as `cat events/…/hist` would, then the tracers' reports.
+  // The hist tables come after the trace, as `cat events/…/hist` would, then the tracers' reports
+  // (stopped through the log first: their probes are unregistered inside an input).
+  journal.stop();
   const reports = histReports(traced) + finishTracers(host, tracers);
   const stop = outcome?.reason === 'interrupted' ? outcome.signal : undefined;
   const result = { traced, format: plan.format, terminal, reports, stop };

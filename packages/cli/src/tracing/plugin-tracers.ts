@@ -43,9 +43,15 @@ function contain(host: TracerHost): void {
  * Starts the tracers a command runs, in order, and returns their names: each `--tracer` with its
  * arguments, or — without `--tracer` — every tracer of the `--plugin`s, with none. An unknown name is
  * a usage error naming those available; a tracer whose `start` throws is a failure naming it. With
- * plugins loaded, their code is contained from here on.
+ * plugins loaded, their code is contained from here on. `start` starts one (default: `host.start`;
+ * `TracerInputs.start` journals it as a session input).
  */
-export function startTracers(host: TracerHost, specs: readonly string[], command?: string): string[] {
+export function startTracers(
+  host: TracerHost,
+  specs: readonly string[],
+  command?: string,
+  start: (name: string, args: readonly string[]) => void = (name, args) => host.start(name, args),
+): string[] {
   contain(host);
   const chosen = specs.length > 0 ? specs.map((s) => parseTracerSpec(s, command)) : pluginTracers(host);
   const seen = new Set<string>();
@@ -62,7 +68,7 @@ export function startTracers(host: TracerHost, specs: readonly string[], command
   }
   for (const { name, args } of chosen) {
     try {
-      host.start(name, args);
+      start(name, args);
     } catch (error) {
       if (error instanceof PluginError) throw new CliError('failure', error.message);
       throw error;

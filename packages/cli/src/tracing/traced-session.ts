@@ -17,6 +17,7 @@ import { Kprobes } from '@int3/kprobes';
 import { TraceFs } from '@int3/tracer-plugins';
 import { loadImage } from '../call/load-image.js';
 import { CliError } from '../cli-error.js';
+import { TRACER_START, TRACER_START_SCHEMA, TRACERS_STOP } from './tracer-inputs.js';
 
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
 export const TRACEFS_WRITE = 'input:tracefs-write';
@@ -32,6 +33,8 @@ export const KRETPROBE_BOOSTER = 'input:kretprobe-booster';
 export const TRACER_INPUT_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<string, EntrySchema>([
   [TRACEFS_WRITE, { required: { path: text(4096), text: text(1024 * 1024), append: boolean } }],
   [KRETPROBE_BOOSTER, { required: { on: boolean } }],
+  [TRACER_START, TRACER_START_SCHEMA],
+  [TRACERS_STOP, { required: {} }],
 ]);
 
 /** A session with kprobes and a tracefs on its machine; every tracefs write goes through the log. */
@@ -169,6 +172,13 @@ export function replayTracedSession(
   const handlers = new Map<string, InputHandler>([
     [TRACEFS_WRITE, tracefsWriteHandler(() => traced!.fs)],
     [KRETPROBE_BOOSTER, kretprobeBoosterHandler(() => traced!.kprobes)],
+    [
+      TRACER_START,
+      () => {
+        // Replaced by TracerInputs where a tracer host exists (replayRecordedInputs); --at has none.
+        throw new KernelError('BAD_LOG', 'the run started tracers (--tracer, --plugin): --at cannot replay them');
+      },
+    ],
   ]);
   try {
     Session.replay(log, logName, {
