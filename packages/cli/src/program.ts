@@ -15,7 +15,7 @@ import { registerTracefsCommand } from './commands/tracefs-command.js';
 import { registerTracersCommand } from './commands/tracers-command.js';
 import { describeProgram } from './describe-program.js';
 import { attachEnvironment, type CliEnvironment, processEnvironment } from './runtime/cli-environment.js';
-import { INTERRUPTIBLE_COMMANDS } from './runtime/interrupt.js';
+import { INTERRUPTIBLE_COMMANDS, interruptedBy } from './runtime/interrupt.js';
 
 export { VERSION } from './version.js';
 
@@ -34,6 +34,14 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
   program.hook('preAction', (_program, action) =>
     environment.interrupt.declare(INTERRUPTIBLE_COMMANDS.has(action.name())),
   );
+  // A signal a command did not stop at (it came during short work, which finished): its output is
+  // all there, and the exit status says the signal came.
+  program.hook('postAction', (_program, action) => {
+    const signal = environment.interrupt.signal;
+    if (signal !== undefined && INTERRUPTIBLE_COMMANDS.has(action.name()) && action.name() !== 'tracefs') {
+      throw interruptedBy(signal, 'after the command had done its work; printed all of it');
+    }
+  });
   registerTraceCommand(program);
   registerRecordCommand(program);
   registerReplayCommand(program);

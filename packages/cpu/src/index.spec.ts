@@ -31,6 +31,7 @@ describe('@int3/cpu exports', () => {
       'parseElf',
       'sampleElfUrl',
       'sharedPageWrites',
+      'startGuestCall',
       'toBig',
     ]);
   });

@@ -6,6 +6,8 @@ export {
   DEFAULT_MAX_INSNS,
   type GuestCall,
   type GuestCallOutcome,
+  type GuestCallRun,
+  startGuestCall,
 } from './call/call-guest-function.js';
 export { Cpu, type CpuOptions } from './cpu.js';
 export type { CpuContext } from './cpu-context.js';

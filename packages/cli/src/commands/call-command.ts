@@ -1,4 +1,4 @@
-import { callGuestFunction, ElfError, type GuestCall, MemoryError } from '@int3/cpu';
+import { ElfError, type GuestCall, type GuestCallRun, MemoryError, startGuestCall } from '@int3/cpu';
 import { jsonLine, TraceJsonLines } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { callKernelFunction, resolveKernelFunction } from '../call/call-kernel-function.js';
@@ -9,6 +9,8 @@ import { resolveFunction } from '../call/resolve-function.js';
 import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
+import { environmentOf } from '../runtime/cli-environment.js';
+import { interruptedBy, yieldForSignal } from '../runtime/interrupt.js';
 import { defineEvents } from '../tracing/run-trace.js';
 import { createTracedSession, readKernelImage, type TracedSession } from '../tracing/traced-session.js';
 import { writeOut } from '../write-out.js';
@@ -36,7 +38,8 @@ Examples:
   return: 5
   $ int3 call --image my.elf -e 'r:t myfunc ret=$retval' myfunc 3
 
-Exit status: 0 returned, 1 guest fault or --max-insns exhausted, 2 bad argument or image.`;
+Exit status: 0 returned, 1 guest fault or --max-insns exhausted, 2 bad argument or image, 130/143/129
+stopped by SIGINT/SIGTERM/SIGHUP (at the next slice of 20 M instructions).`;
 
 /** Options of `int3 call`. */
 interface CallOptions {
@@ -65,7 +68,7 @@ export function registerCallCommand(program: Command): void {
     .addOption(CommonOptions.event('trace this kprobe_events line during a call of a kernel function (repeatable)'))
     .addHelpText('after', EXAMPLE)
     .action(async (symbol: string, rawArgs: string[], options: CallOptions, command: Command) => {
-      if (options.event === undefined) runCall(command, symbol, rawArgs, options);
+      if (options.event === undefined) await runCall(command, symbol, rawArgs, options);
       else await runTracedKernelCall(command, symbol, rawArgs, options);
     });
 }
@@ -90,7 +93,10 @@ async function runTracedKernelCall(command: Command, symbol: string, rawArgs: st
   writeOut(command, `${t.fs.read('trace_pipe')}return: ${value}\n`);
 }
 
-function runCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions): void {
+/** Instructions a call runs between two looks at the event loop (where signals are delivered). */
+const CALL_SLICE = 20_000_000;
+
+async function runCall(command: Command, symbol: string, rawArgs: string[], options: CallOptions): Promise<void> {
   // Step 1: everything the user typed, before any work.
   if (rawArgs.length > 6) throw new CliError('usage', `too many arguments (${rawArgs.length}); at most 6`, 'call');
   const args = rawArgs.map(parseCallArgument);
@@ -98,15 +104,29 @@ function runCall(command: Command, symbol: string, rawArgs: string[], options: C
   // Step 2: the image and the function.
   const image = loadImage(options.image, 'call');
   const address = resolveFunction(image, symbol, 'call');
-  // Step 3: the call.
-  let call: GuestCall;
+  // Step 3: the call, in slices of instructions; a stop signal ends it at the next slice.
+  let run: GuestCallRun;
   try {
-    call = callGuestFunction(image.file, address, args, { maxInsns });
+    run = startGuestCall(image.file, address, args);
   } catch (error) {
     if (error instanceof ElfError) throw new CliError('usage', `bad image: ${error.message}`, 'call');
     if (error instanceof MemoryError) throw new CliError('failure', `cannot set up the call: ${error.message}`);
     throw error;
   }
+  const interrupt = environmentOf(command).interrupt;
+  for (let left = maxInsns; !run.run(Math.min(CALL_SLICE, left)); ) {
+    left -= Math.min(CALL_SLICE, left);
+    if (left <= 0) break;
+    const signal = await yieldForSignal(interrupt);
+    if (signal) {
+      run.finish();
+      throw interruptedBy(
+        signal,
+        `after ${run.instructions} instructions of ${symbol}, at ${image.symbols.format(run.rip)} (0x${run.rip.toString(16)})`,
+      );
+    }
+  }
+  const call: GuestCall = run.finish();
   if (call.outcome.kind !== 'returned') {
     throw new CliError('failure', describeStop(call.outcome.result, call.traps, image.symbols, call.space, maxInsns));
   }

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IMAGE_DIR, TICK_NS } from '@int3/kernel';
 import type { Command } from 'commander';
+import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
 import { countInterruptions, type HitStep, hitSteps, type MechanismEvent } from '../inspect/hit-steps.js';
+import { type Interrupt, interruptedBy, yieldForSignal } from '../runtime/interrupt.js';
 import { Style, type Terminal } from '../runtime/terminal.js';
-import { checkOutcome, defineEvents, KPROBES_OPTIMIZATION, runWorkloads } from '../tracing/run-trace.js';
+import { checkOutcome, defineEvents, KPROBES_OPTIMIZATION } from '../tracing/run-trace.js';
+import { runWorkloadsSliced } from '../tracing/run-workloads-sliced.js';
 import {
   applyKretprobeBooster,
   applyTracefsWrite,
@@ -41,16 +44,35 @@ export function registerDemoCommand(program: Command): void {
     .description('kprobes in one screen: seed modules, kprobe events, workloads, the mechanism of a hit')
     .addOption(CommonOptions.image())
     .addHelpText('after', '\nExample:\n  $ int3 demo | less')
-    .action((options: { image?: string }, command: Command) => {
+    .action(async (options: { image?: string }, command: Command) => {
       const image = readKernelImage(options.image, 'demo');
       const c = createCliContainer(command, () => createTracedSession(image, 2));
       const terminal = c.get<Terminal>(CliTokens.Terminal);
-      const out = runDemo(c.get<TracedSession>(CliTokens.TracedSession));
+      const t = c.get<TracedSession>(CliTokens.TracedSession);
+      let out: string;
+      try {
+        out = await runDemo(t, c.get<Interrupt>(CliTokens.Interrupt));
+      } catch (error) {
+        // A stop signal between the workloads' slices: what was traced until then, then the note.
+        if (error instanceof CliError && error.kind === 'interrupted') {
+          writeOut(
+            command,
+            paintHeadings(`# cat trace_pipe   (the demo was interrupted)\n${t.fs.read('trace_pipe')}`, terminal),
+          );
+        }
+        throw error;
+      }
       writeOut(command, paintHeadings(out, terminal));
     });
 }
 
-function runDemo(t: TracedSession): string {
+async function runDemo(t: TracedSession, interrupt: Interrupt): Promise<string> {
+  // The workloads run in slices of virtual time (a stop signal ends them there), as trace runs them.
+  const runWorkloads = async (workloads: readonly (readonly string[])[]) => {
+    const signal = await yieldForSignal(interrupt);
+    if (signal) throw interruptedBy(signal, 'during the demo; printed the trace until then');
+    checkOutcome(await runWorkloadsSliced(t, workloads, { interrupt }));
+  };
   const m = t.session.machine;
   const sym = m.kallsyms.format.bind(m.kallsyms);
   // Step 1: watch the mechanism (coarse events only: traps and kprobes steps).
@@ -68,16 +90,16 @@ function runDemo(t: TracedSession): string {
   }
   defineEvents(t, { definitions: DEFINITIONS, filters: [] }, 'demo');
   // Step 3: one mkdir alone (its hit, classic), then optimization on and the workloads together.
-  checkOutcome(runWorkloads(t, [['mkdir', '/tmp/first']]));
+  await runWorkloads([['mkdir', '/tmp/first']]);
   const classic = kretprobeHit(timeline, 0, sym);
   applyTracefsWrite(t, KPROBES_OPTIMIZATION, '1\n', false);
   applyKretprobeBooster(t, true);
-  checkOutcome(runWorkloads(t, WORKLOADS));
+  await runWorkloads(WORKLOADS);
   // Step 4: sleep past the optimizer's delay (5 jiffies) and its patching rounds; one more mkdir
   // shows today's path.
   t.session.apply({ type: 'input:run', deadlineNs: m.clock(0) + 2 * t.kprobes.optimization.delay * TICK_NS });
   const modernFrom = timeline.length;
-  checkOutcome(runWorkloads(t, [['mkdir', '/tmp/again']]));
+  await runWorkloads([['mkdir', '/tmp/again']]);
   const modern = kretprobeHit(timeline, modernFrom, sym);
   for (const s of subs) s.unsubscribe();
   const printk = m.printk

@@ -1,4 +1,4 @@
-import { incompleteLogMessage, type ValidLog } from '@int3/kernel';
+import { incompleteLogMessage, KernelError, type ValidLog } from '@int3/kernel';
 import { PluginError, type TracerHost } from '@int3/tracer-plugins';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
@@ -7,10 +7,11 @@ import { createCliContainer } from '../container/create-cli-container.js';
 import { describeMachineAt } from '../inspect/describe-machine-at.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { globalOptions } from '../runtime/global-options.js';
-import type { Interrupt } from '../runtime/interrupt.js';
+import { type Interrupt, interruptedBy, type StopSignal, yieldForSignal } from '../runtime/interrupt.js';
 import { readBoundedFile } from '../runtime/read-bounded-file.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { addTraceOptions } from '../tracing/add-trace-options.js';
+import { YIELD_EVERY_MS } from '../tracing/apply-yielding.js';
 import { type BpftraceWriter, pumpBpftrace, startBpftrace } from '../tracing/bpftrace-run.js';
 import { histReports } from '../tracing/hist-reports.js';
 import { finishTracers, pluginFailure, settlePlugins, startTracers } from '../tracing/plugin-tracers.js';
@@ -109,7 +110,7 @@ export function registerReplayCommand(program: Command): void {
             'replay',
           );
         }
-        writeOut(cmd, replayAt(log, logPath, image, options.at, valid));
+        await replayAt(cmd, log, logPath, image, options.at, valid);
         return;
       }
       const globals = globalOptions(cmd);
@@ -211,8 +212,19 @@ function readLog(logPath: string): Uint8Array {
   );
 }
 
-/** `replay --at N`: replays up to event N and describes the machine there. */
-function replayAt(log: Uint8Array, logPath: string, image: KernelImageFile, at: string, valid: ValidLog): string {
+/**
+ * `replay --at N`: replays up to event N and describes the machine there. The replay yields to the
+ * event loop every {@link YIELD_EVERY_MS} of host time; a stop signal ends it where it is, and the
+ * machine is described at the last event replayed.
+ */
+async function replayAt(
+  cmd: Command,
+  log: Uint8Array,
+  logPath: string,
+  image: KernelImageFile,
+  at: string,
+  valid: ValidLog,
+): Promise<void> {
   const entries = valid.entries;
   const n = Number(at);
   if (!/^\d+$/.test(at) || n >= entries.length) {
@@ -222,6 +234,50 @@ function replayAt(log: Uint8Array, logPath: string, image: KernelImageFile, at: 
       'replay',
     );
   }
-  const traced = replayTracedSession(log, logPath, image, n, { allowIncomplete: true });
-  return describeMachineAt(traced, n, entries.length, entries[n]);
+  // Stopped before the first input, journaling as the recording did (its entries are numbered as the log's).
+  const traced = replayTracedSession(log, logPath, image, -1, { allowIncomplete: true });
+  const signal = await replayUpTo(traced, valid, logPath, n, environmentOf(cmd).interrupt);
+  const s = traced.session;
+  const reached = signal ? Math.min(n, s.position - 1) : n;
+  writeOut(cmd, describeMachineAt(traced, reached, entries.length, entries[reached]));
+  if (signal) throw interruptedBy(signal, `while replaying up to event ${n}: shown at event ${reached}`);
+}
+
+/**
+ * Applies the log's inputs until the first stop point after entry `n` (as `Session.replay` with
+ * `stopAfterEntry` does), checking every entry against the log, pausing every {@link YIELD_EVERY_MS}
+ * to let signals in. Returns the signal that stopped it early.
+ */
+async function replayUpTo(
+  t: TracedSession,
+  valid: ValidLog,
+  logPath: string,
+  n: number,
+  interrupt: Interrupt,
+): Promise<StopSignal | undefined> {
+  const s = t.session;
+  s.expectLog(valid.entries);
+  let deadline = 0;
+  const pause = () => s.position > n || performance.now() >= deadline;
+  try {
+    for (let e = 0; e < valid.replayable && s.position <= n; e++) {
+      const entry = valid.entries[e];
+      if (!entry.type.startsWith('input:')) continue;
+      deadline = performance.now() + YIELD_EVERY_MS;
+      let done = s.applyPausable(entry, pause);
+      while (!done && s.position <= n) {
+        const signal = await yieldForSignal(interrupt);
+        if (signal) return signal;
+        deadline = performance.now() + YIELD_EVERY_MS;
+        done = s.resume(pause);
+      }
+      s.verifyReplayed(logPath);
+      const signal = await yieldForSignal(interrupt);
+      if (signal) return signal;
+    }
+  } catch (error) {
+    if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
+    throw error;
+  }
+  return undefined;
 }

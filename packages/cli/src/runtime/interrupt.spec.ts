@@ -40,8 +40,18 @@ describe(Interrupt, () => {
     expect(process.listenerCount('SIGTERM')).toBe(before);
   });
 
-  it('should list the commands whose runs Ctrl-C stops', () => {
-    expect([...INTERRUPTIBLE_COMMANDS].sort()).toEqual(['bpftrace', 'record', 'replay', 'trace', 'tracefs']);
+  it('should list the commands that honour Ctrl-C', () => {
+    expect([...INTERRUPTIBLE_COMMANDS].sort()).toEqual([
+      'bpftrace',
+      'call',
+      'demo',
+      'disasm',
+      'record',
+      'replay',
+      'syms',
+      'trace',
+      'tracefs',
+    ]);
   });
 });
 

@@ -1,3 +1,5 @@
+import { CliError } from '../cli-error.js';
+
 /** The signals that stop a run: Ctrl-C, `kill`/`timeout`, a closed terminal. */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -12,14 +14,47 @@ export function exitStatusOf(signal: StopSignal): number {
 /** The exit status of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
 export const EXIT_INTERRUPTED = 130;
 
-/** Commands whose runs stop at a signal and still print what was recorded (in slices of virtual time). */
+/**
+ * Commands that honour a stop signal: their long work runs in slices (of virtual time, of
+ * instructions, of a replay) and stops at the next one, printing what was done; a command whose work
+ * is short (`syms`, `disasm`) finishes it. Either way the exit status is 128 + the signal's number.
+ */
 export const INTERRUPTIBLE_COMMANDS: ReadonlySet<string> = new Set([
   'trace',
   'record',
   'replay',
   'tracefs',
   'bpftrace',
+  'call',
+  'syms',
+  'disasm',
+  'demo',
 ]);
+
+/** How a message names a stop signal: `Ctrl-C` for SIGINT, else the signal's name. */
+export function signalName(signal: StopSignal): string {
+  return signal === 'SIGINT' ? 'Ctrl-C' : signal;
+}
+
+/** The error a command stopped by `signal` ends with: `interrupted (Ctrl-C) <what>`, exit 128 + n. */
+export function interruptedBy(signal: StopSignal, what: string): CliError {
+  return new CliError(
+    'interrupted',
+    `interrupted (${signalName(signal)}) ${what}`,
+    undefined,
+    undefined,
+    exitStatusOf(signal),
+  );
+}
+
+/**
+ * Lets the event loop turn once (where signals are delivered) and returns the stop signal that came,
+ * if any: the yield point of work that is not a machine run (a guest call, a replay, a demo's steps).
+ */
+export async function yieldForSignal(interrupt: Interrupt): Promise<StopSignal | undefined> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return interrupt.signal;
+}
 
 const SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -5,7 +5,7 @@ import { parseElf } from '../elf/parse-elf.js';
 import { SymbolTable } from '../elf/symbol-table.js';
 import { ExceptionVector } from '../exception-vector.js';
 import { sampleElfUrl } from '../sample-elf.js';
-import { CALL_SCRATCH, callGuestFunction } from './call-guest-function.js';
+import { CALL_SCRATCH, callGuestFunction, startGuestCall } from './call-guest-function.js';
 
 const elf: ElfFile = parseElf(readFileSync(sampleElfUrl()), 'sample.elf');
 const symbols = SymbolTable.fromElf(elf);
@@ -59,5 +59,21 @@ describe(callGuestFunction, () => {
   it('should refuse more than six arguments', () => {
     const seven = Array.from({ length: 7 }, () => int(0n));
     expect(() => callGuestFunction(elf, fn('div_s64'), seven)).toThrow(RangeError);
+  });
+});
+
+describe(startGuestCall, () => {
+  it('should give the same result run in stretches of 7 instructions as in one run', () => {
+    const args = [{ kind: 'str', text: '123456789' }, int(9n)] as const;
+    const whole = callGuestFunction(elf, fn('hash_crc32'), args);
+    const call = startGuestCall(elf, fn('hash_crc32'), args);
+    let stretches = 1;
+    while (!call.run(7)) stretches++;
+    const sliced = call.finish();
+    expect(stretches).toBeGreaterThanOrEqual(Math.ceil(whole.instructions / 7));
+    expect(stretches).toBeLessThanOrEqual(Math.ceil(whole.instructions / 7) + 1);
+    expect(sliced.outcome).toEqual(whole.outcome);
+    expect(sliced.instructions).toBe(whole.instructions);
+    expect(sliced.traps).toEqual(whole.traps);
   });
 });

@@ -76,6 +76,81 @@ export function callGuestFunction(
   args: readonly CallArgument[] = [],
   options: CallGuestFunctionOptions = {},
 ): GuestCall {
+  const call = startGuestCall(image, address, args);
+  call.run(options.maxInsns ?? DEFAULT_MAX_INSNS);
+  return call.finish();
+}
+
+/**
+ * A guest call in progress ({@link startGuestCall}): run it in as many stretches of instructions as
+ * the caller likes (a host that yields to its event loop between them), then {@link finish} it.
+ * Running in stretches changes nothing the guest sees.
+ */
+export class GuestCallRun {
+  private result: RunResult | undefined;
+  private readonly traps: TrapEvent[] = [];
+  private readonly subscription: { unsubscribe(): void };
+
+  constructor(
+    private readonly cpu: Cpu,
+    private readonly space: AddressSpace,
+    private readonly pointers: readonly (bigint | undefined)[],
+    private readonly data: readonly (Uint8Array | undefined)[],
+  ) {
+    this.subscription = cpu.traps$.subscribe((event) => this.traps.push(event));
+  }
+
+  /** True once the call stopped for any reason but the budget of a stretch (it returned, faulted, …). */
+  get ended(): boolean {
+    return this.result !== undefined && this.result.reason !== 'budget';
+  }
+
+  /** Instructions retired so far. */
+  get instructions(): number {
+    return this.cpu.retired;
+  }
+
+  /** Where the CPU is (the next instruction). */
+  get rip(): bigint {
+    return this.cpu.rip;
+  }
+
+  /** Runs at most `budget` more instructions; returns {@link ended}. */
+  run(budget: number): boolean {
+    if (this.ended) return true;
+    this.result = this.cpu.run(budget);
+    return this.ended;
+  }
+
+  /** The call's result: its outcome as the last stretch left it (`budget` when it never ended). */
+  finish(): GuestCall {
+    this.subscription.unsubscribe();
+    const result = this.result ?? { reason: 'budget' as const, rip: this.cpu.rip };
+    const cpu = this.cpu;
+    const returned = result.reason === 'gate' && result.rip === CALL_RETURN_GATE;
+    return {
+      outcome: returned
+        ? { kind: 'returned', value: BigInt.asUintN(64, cpu.getReg(Reg.RAX)) }
+        : { kind: 'stopped', result },
+      instructions: cpu.retired,
+      traps: this.traps,
+      pointers: this.pointers,
+      memory: this.pointers.map((p, i) => (p === undefined ? undefined : this.space.read(p, this.data[i]!.length))),
+      space: this.space,
+    };
+  }
+}
+
+/**
+ * Sets up a call as {@link callGuestFunction} does, without running it: the caller runs it in
+ * stretches ({@link GuestCallRun.run}) and finishes it.
+ *
+ * @example
+ * const call = startGuestCall(elf, address, args);
+ * while (!call.run(1_000_000)) await new Promise((r) => setImmediate(r));
+ * call.finish().outcome;
+ */
+export function startGuestCall(image: ElfFile, address: bigint, args: readonly CallArgument[] = []): GuestCallRun {
   if (args.length > ARG_REGS.length) throw new RangeError(`at most ${ARG_REGS.length} arguments`);
   // Step 1: a fresh address space with the image, a stack, the return gate and the scratch area.
   const space = new AddressSpace();
@@ -100,26 +175,8 @@ export function callGuestFunction(
     cpu.setReg(ARG_REGS[i], arg.kind === 'int' ? arg.value : pointers[i]!);
   });
   cpu.rip = address;
-  // Step 3: run, recording traps (the stream is observed only for this call).
-  const traps: TrapEvent[] = [];
-  const subscription = cpu.traps$.subscribe((event) => traps.push(event));
-  let result: RunResult;
-  try {
-    result = cpu.run(options.maxInsns ?? DEFAULT_MAX_INSNS);
-  } finally {
-    subscription.unsubscribe();
-  }
-  const returned = result.reason === 'gate' && result.rip === CALL_RETURN_GATE;
-  return {
-    outcome: returned
-      ? { kind: 'returned', value: BigInt.asUintN(64, cpu.getReg(Reg.RAX)) }
-      : { kind: 'stopped', result },
-    instructions: cpu.retired,
-    traps,
-    pointers,
-    memory: pointers.map((p, i) => (p === undefined ? undefined : space.read(p, data[i]!.length))),
-    space,
-  };
+  // Step 3: the caller runs it, recording traps (the stream is observed only for this call).
+  return new GuestCallRun(cpu, space, pointers, data);
 }
 
 /** Copies each pointer argument into the scratch area, each 16-byte aligned. */
