@@ -13,6 +13,16 @@ describe(createHash, () => {
     }
   });
 
+  it("should give node:crypto's bytes without an encoding, and copies that go on independently", () => {
+    const ours = createHash('sha256').update('console:');
+    const theirs = node.createHash('sha256').update('console:');
+    const copy = ours.copy();
+    ours.update('more');
+    expect(copy.digest()).toEqual(theirs.copy().digest());
+    expect(ours.digest('hex')).toBe(theirs.update('more').digest('hex'));
+    expect(Buffer.isBuffer(createHash('sha1').digest())).toBe(true);
+  });
+
   it('should refuse an algorithm the playground has not', () => {
     expect(() => createHash('md5')).toThrow('md5 is not available');
   });
