@@ -10,6 +10,7 @@ export {
 export type { KernelImage, KernelSymbols } from './boot/kernel-image.js';
 export { Errno, type ErrnoName, errnoSubset, strerror } from './errno.js';
 export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
+export type { MachineStreams } from './events/machine-streams.js';
 export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation } from './kallsyms/kallsyms.js';
 export { KernelError, type KernelErrorCode } from './kernel-error.js';
 export { MAX_CPUS, MAX_MODULE_BYTES, MAX_QUANTUM } from './log/kernel-log-schemas.js';

@@ -18,7 +18,7 @@ function withBreakpoint(fn = 'vfs_read', cpus = 2) {
   expect(original).toEqual(new Uint8Array([0x55]));
   m.kernel.memory.textPoke(address, new Uint8Array([0xcc]));
   const dies: DieEvent[] = [];
-  m.dies$.subscribe((e) => dies.push(e));
+  m.streams.dies$.subscribe((e) => dies.push(e));
   return { m, address, original, dies };
 }
 

@@ -122,7 +122,7 @@ interface RunResult {
 function runScenario(s: Scenario): RunResult {
   const m = Machine.boot({ image, cpus: s.cpus, quantum: s.quantum, programs: sampleProgram });
   const children = new Map<number, number>(); // child pid -> parent pid
-  m.tasks$.subscribe((e) => {
+  m.streams.tasks$.subscribe((e) => {
     if (e.type === 'task:created' && e.ppid !== 0) children.set(e.pid, e.ppid);
   });
   const heapBefore = kernelMemory(m).heap.liveCount;

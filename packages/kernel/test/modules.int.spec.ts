@@ -142,7 +142,7 @@ describe('ModuleLoader.load', () => {
   it('should publish module:loaded and module:unloaded machine events', () => {
     const { m } = boot();
     const events: string[] = [];
-    m.machine$.subscribe((e) =>
+    m.streams.machine$.subscribe((e) =>
       events.push(e.type === 'module:loaded' || e.type === 'module:unloaded' ? `${e.type} ${e.name}` : e.type),
     );
     m.modules.load(ko('hello'), 'hello.ko');

@@ -84,7 +84,7 @@ function timeAll() {
 function trapsPerCall(v) {
   const { m, calls } = prepared(v);
   let traps = 0;
-  const sub = m.traps$.subscribe((t) => {
+  const sub = m.streams.traps$.subscribe((t) => {
     if (t.vector === 1 || t.vector === 3) traps++;
   });
   calls(1000);

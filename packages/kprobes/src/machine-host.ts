@@ -21,7 +21,7 @@ export function machineHost(m: Machine): KprobesHost {
     modules: m.modules,
     pcpu: kernel.percpu.bases,
     hostStackTop: kernel.hostStackTop,
-    tasks$: m.tasks$,
+    tasks$: m.streams.tasks$,
     clock: (cpu: number) => m.clock(cpu),
     log: (cpu, level, text) => kernel.log(cpu, level, text),
     oops: (cpu, reason) => kernel.oops(cpu, reason),

@@ -17,7 +17,7 @@ function boot(cpus?: number, quantum?: number): { m: Machine; k: Kprobes } {
 /** Calls `sym(arg)` and returns its result with the #BP/#DB traps it took. */
 function callCounting(m: Machine, sym: string, arg: bigint): { result: bigint; traps: number[] } {
   const traps: number[] = [];
-  const sub = m.traps$.subscribe((t) => {
+  const sub = m.streams.traps$.subscribe((t) => {
     if (t.vector === 1 || t.vector === 3) traps.push(t.vector);
   });
   const result = m.kernel.guest.call(0, addr(m, sym), [arg]);

@@ -59,10 +59,10 @@ interface Oracle extends GuestCorpusCall {
 
 const sorted = (xs: Iterable<bigint>) => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
-/** The oracle: the same call unprobed, under `m.stepHook`. */
+/** The oracle: the same call unprobed, under `m.kernel.stepHook`. */
 function oracle(h: Harness, cm: CorpusModule, call: CorpusCall): Oracle {
   const executed = new Map<bigint, number>();
-  h.m.stepHook = (_cpu, rip) => {
+  h.m.kernel.stepHook = (_cpu, rip) => {
     if (cm.contains(rip)) executed.set(rip, (executed.get(rip) ?? 0) + 1);
   };
   try {
@@ -70,7 +70,7 @@ function oracle(h: Harness, cm: CorpusModule, call: CorpusCall): Oracle {
     const functions = new Set([...cm.functions.values()].map((f) => f.address));
     return { ...done, executed, entries: sorted([...executed.keys()].filter((a) => functions.has(a))) };
   } finally {
-    h.m.stepHook = undefined;
+    h.m.kernel.stepHook = undefined;
   }
 }
 

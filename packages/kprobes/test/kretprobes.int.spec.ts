@@ -33,7 +33,7 @@ describe('kretprobes', () => {
     k.registerKretprobe(rp);
     expect(k.config.kretprobeBooster).toBe(true);
     const traps: TrapEvent[] = [];
-    m.traps$.subscribe((t) => traps.push(t));
+    m.streams.traps$.subscribe((t) => traps.push(t));
     const events: string[] = [];
     k.events$.subscribe((e) => events.push(e.type));
     expect(run(m, ['mkdir', '/tmp/d'])).toBe('mkdir: created /tmp/d\n');
@@ -56,7 +56,7 @@ describe('kretprobes', () => {
     k.config.kretprobeBooster = false;
     k.registerKretprobe(rp);
     const traps: TrapEvent[] = [];
-    m.traps$.subscribe((t) => traps.push(t));
+    m.streams.traps$.subscribe((t) => traps.push(t));
     expect(run(m, ['mkdir', '/tmp/d'])).toBe('mkdir: created /tmp/d\n');
     expect(probeTraps(m, traps)).toEqual([
       [3, 'sys_mkdir+0x1'],

@@ -58,7 +58,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
     const sizes = probes.map((p) => k.optimization.detour(p.addr!)!.size);
     let torn: string | undefined;
     let interior = 0;
-    m.stepHook = (cpu, rip) => {
+    m.kernel.stepHook = (cpu, rip) => {
       for (let i = 0; i < regions.length; i++) {
         const r = regions[i];
         if (rip <= r.start || rip >= r.start + BigInt(sizes[i])) continue;
@@ -98,7 +98,7 @@ describe('jump optimization under load (text_poke_bp across 4 CPUs)', () => {
       k.optimization.runNow();
     };
     const probed = runAll(m, () => insideDisabled() >= 0, onStop);
-    m.stepHook = undefined;
+    m.kernel.stepHook = undefined;
     expect(torn).toBeUndefined();
     expect(probed).toEqual(plain);
     expect(paths.get('optimized') ?? 0).toBeGreaterThan(0);

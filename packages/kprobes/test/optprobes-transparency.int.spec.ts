@@ -36,7 +36,7 @@ describe('transparency with jump optimization (an optimized probe never changes 
         k.optimization.runNow();
         if (k.get(at)!.optimized) optimized++;
         const traps = { n: 0 };
-        m.traps$.subscribe((t) => t.vector === 3 && t.rip - 1n === at && traps.n++);
+        m.streams.traps$.subscribe((t) => t.vector === 3 && t.rip - 1n === at && traps.n++);
         expect(run(m, WORKLOADS[w]), m.kallsyms.format(at)).toBe(o.output);
         expect(hits, m.kallsyms.format(at)).toBe(o.counts.get(at));
         if (k.get(at)!.optimized) expect(traps.n, m.kallsyms.format(at)).toBe(0);
@@ -57,7 +57,7 @@ describe('transparency with jump optimization (an optimized probe never changes 
     k.registerKprobe({ addr: at, preHandler: () => 0 });
     k.optimization.runNow();
     const traps = { n: 0 };
-    m.traps$.subscribe((t) => t.vector === 3 && traps.n++);
+    m.streams.traps$.subscribe((t) => t.vector === 3 && traps.n++);
     expect(run(m, WORKLOADS[0])).toBe(o.output);
     expect(o.counts.get(at)).toBeGreaterThanOrEqual(2);
     expect(paths).toEqual(Array(o.counts.get(at)!).fill('optimized'));

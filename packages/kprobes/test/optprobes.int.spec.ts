@@ -14,7 +14,7 @@ const hex = (m: Machine, a: bigint, n = 24) => Buffer.from(m.space.read(a, n)).t
 /** Counts int3 and #DB traps from now on. */
 function countTraps(m: Machine): { int3: number; db: number } {
   const n = { int3: 0, db: 0 };
-  m.traps$.subscribe((t) => {
+  m.streams.traps$.subscribe((t) => {
     if (t.vector === 3) n.int3++;
     if (t.vector === 1) n.db++;
   });
@@ -323,7 +323,7 @@ describe('jump-optimized kprobes', () => {
     expect(k.get(addr(m, 'sys_mkdir'))!.optimized).toBe(true);
     expect(k.debugfs.list()).toMatch(/ {2}r {2}sys_mkdir\+0x0 {4}\[OPTIMIZED\]/);
     const traps: string[] = [];
-    m.traps$.subscribe((t) => t.vector === 3 && traps.push(m.kallsyms.format(t.rip).replace(/\/.*/, '')));
+    m.streams.traps$.subscribe((t) => t.vector === 3 && traps.push(m.kallsyms.format(t.rip).replace(/\/.*/, '')));
     expect(run(m, ['mkdir', '/tmp/r'])).toBe('mkdir: created /tmp/r\n');
     expect(rets).toEqual([0n]);
     expect(traps).toEqual([]);
@@ -358,7 +358,7 @@ describe('jump-optimized kprobes', () => {
     const { m, k } = bootWithKprobes(1);
     const [first, second] = boundaries(m, 'vfs_read');
     const task = m.spawn(['cat', '/etc/motd']);
-    m.stepHook = () => {};
+    m.kernel.stepHook = () => {};
     expect(m.run({ stopAfter: () => m.cpus[0].rip === second.address || task.exited })).toEqual({ reason: 'stopped' });
     const kp: Kprobe = { addr: first.address, preHandler: () => 0 };
     k.registerKprobe(kp);
@@ -366,7 +366,7 @@ describe('jump-optimized kprobes', () => {
     const site = k.get(first.address)!;
     expect(kprobesCore(k).optimizer.phase(site)).toBe('queued');
     expect(site.optimized).toBe(false);
-    m.stepHook = undefined;
+    m.kernel.stepHook = undefined;
     m.runRound();
     k.optimization.runNow();
     expect(site.optimized).toBe(true);
@@ -381,7 +381,7 @@ describe('jump-optimized kprobes', () => {
     k.optimization.runNow();
     const buf = k.optimization.detour(kp.addr!)!.buf;
     const task = m.spawn(['cat', '/etc/motd']);
-    m.stepHook = () => {};
+    m.kernel.stepHook = () => {};
     const inBuf = () => m.cpus[0].rip >= buf && m.cpus[0].rip < buf + BigInt(OPTINSN_SLOT_SIZE);
     expect(m.run({ stopAfter: () => inBuf() || task.exited })).toEqual({ reason: 'stopped' });
     k.unregisterKprobe(kp);
@@ -389,7 +389,7 @@ describe('jump-optimized kprobes', () => {
     const other: Kprobe = { symbolName: 'sys_mkdir', preHandler: () => 0 };
     k.registerKprobe(other);
     expect(k.optimization.detour(other.addr!)!.buf).not.toBe(buf);
-    m.stepHook = undefined;
+    m.kernel.stepHook = undefined;
     m.run({ until: () => !inBuf() });
     m.runRound();
     const third: Kprobe = { symbolName: 'kmalloc', preHandler: () => 0 };
@@ -457,7 +457,7 @@ describe('jump-optimized kprobes', () => {
     k.optimization.runNow();
     const { buf } = k.optimization.detour(kp.addr!)!;
     const task = m.spawn(['cat', '/etc/motd']);
-    m.stepHook = () => {};
+    m.kernel.stepHook = () => {};
     // Stopped right after the jump, before the gate ran.
     expect(m.run({ stopAfter: () => m.cpus[0].rip === buf || task.exited })).toEqual({ reason: 'stopped' });
     k.unregisterKprobe(kp);
@@ -465,7 +465,7 @@ describe('jump-optimized kprobes', () => {
     k.registerKprobe(other);
     expect(k.optimization.detour(other.addr!)!.buf).not.toBe(buf);
     expect(m.space.isGate(buf)).toBe(true);
-    m.stepHook = undefined;
+    m.kernel.stepHook = undefined;
     m.run({ until: () => task.exited });
     expect(m.console.map((c) => c.text).join('')).toContain('Welcome');
     expect(m.printk.dmesg()).not.toContain('unbound host gate');

@@ -39,7 +39,7 @@ export function callKernelFunction(
   const cpu = m.cpus[0];
   const before = cpu.retired;
   const traps = { '#BP': 0, '#DB': 0 };
-  const counting = m.traps$.subscribe((e) => {
+  const counting = m.streams.traps$.subscribe((e) => {
     if (e.name === '#BP' || e.name === '#DB') traps[e.name]++;
   });
   try {

@@ -77,7 +77,10 @@ async function runDemo(t: TracedSession, interrupt: Interrupt): Promise<string> 
   const sym = m.kallsyms.format.bind(m.kallsyms);
   // Step 1: watch the mechanism (coarse events only: traps and kprobes steps).
   const timeline: MechanismEvent[] = [];
-  const subs = [t.kprobes.events$.subscribe((e) => timeline.push(e)), m.traps$.subscribe((e) => timeline.push(e))];
+  const subs = [
+    t.kprobes.events$.subscribe((e) => timeline.push(e)),
+    m.streams.traps$.subscribe((e) => timeline.push(e)),
+  ];
   // Step 2: the seed modules register their probes from init_module; kprobe events through tracefs.
   // Jump optimization and the kretprobe booster start off, so the first sys_mkdir hit takes the 2.6.12
   // path.

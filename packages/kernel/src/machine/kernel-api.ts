@@ -103,4 +103,9 @@ export interface KernelApi {
   onRoundBoundary(fn: () => void, idle?: () => boolean): () => void;
   /** Adds a subsystem's state to every later machine snapshot; returns the unregister handle. */
   registerSnapshotProvider(name: string, provider: SnapshotProvider): () => void;
+  /**
+   * When set, CPUs run one instruction at a time and this is called with the address of each one
+   * before it runs: an oracle for tests (how often did an instruction execute?), slow by design.
+   */
+  stepHook: ((cpu: number, rip: bigint) => void) | undefined;
 }

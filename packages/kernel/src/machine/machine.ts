@@ -1,11 +1,12 @@
-import { AddressSpace, type Cpu, ExceptionVector, PAGE_SIZE, PageFlags, type TrapEvent } from '@int3/cpu';
+import { AddressSpace, type Cpu, ExceptionVector, PAGE_SIZE, PageFlags } from '@int3/cpu';
 import type { Observable } from 'rxjs';
 import { imageExtent, type KernelImage, parseKernelImage } from '../boot/kernel-image.js';
 import { loadKernelImage } from '../boot/load-kernel-image.js';
 import { setUpCpus } from '../boot/set-up-cpus.js';
 import type { ConsoleLogState, ConsoleWrite } from '../events/console-log.js';
-import type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from '../events/kernel-event.js';
+import type { KernelEvent, TaskEvent } from '../events/kernel-event.js';
 import { MachineEvents } from '../events/machine-events.js';
+import type { MachineStreams } from '../events/machine-streams.js';
 import { Kallsyms } from '../kallsyms/kallsyms.js';
 import { KernelError } from '../kernel-error.js';
 import { KernelLayout } from '../mm/kernel-layout.js';
@@ -104,13 +105,10 @@ export class Machine {
    */
   readonly kernel: KernelApi;
 
-  readonly traps$: Observable<TrapEvent>;
-  readonly dies$: Observable<DieEvent>;
-  readonly tasks$: Observable<TaskEvent>;
-  readonly printk$: Observable<PrintkEvent>;
-  readonly machine$: Observable<MachineEvent>;
-  readonly console$: Observable<ConsoleWrite>;
+  /** Every kernel event (traps, die notifications, tasks, printk, milestones), frozen. */
   readonly events$: Observable<KernelEvent>;
+  /** The same events one family each (`traps$`, `tasks$`, …), and the console's writes. */
+  readonly streams: MachineStreams;
 
   private readonly image: KernelImage;
   private readonly memory: KernelMemory;
@@ -120,7 +118,6 @@ export class Machine {
   private readonly clocks: CpuClocks;
   private readonly events: MachineEvents;
   private readonly panicState: KernelPanic;
-  private readonly stepper: CpuStepper;
   private readonly scheduler: Scheduler;
   private readonly traps: TrapRouter;
   private readonly guest: GuestCaller;
@@ -164,7 +161,6 @@ export class Machine {
     const panic = new KernelPanic(events, clocks, options.panicOnOops ?? false);
     this.panicState = panic;
     const stepper = new CpuStepper(cpus);
-    this.stepper = stepper;
 
     // Step 2: tasks and traps.
     const sched = new Scheduler({ cpus, pcpu, space });
@@ -287,14 +283,22 @@ export class Machine {
         traps.oops(cpu, { vector: ExceptionVector.InvalidOpcode, errorCode: 0, reason }, guest.active),
       onRoundBoundary: (fn: () => void, idle?: () => boolean) => this.loop.onRoundBoundary(fn, idle),
       registerSnapshotProvider: (name: string, p: SnapshotProvider) => this.snapshotter.register(name, p),
+      get stepHook() {
+        return stepper.hook;
+      },
+      set stepHook(hook: ((cpu: number, rip: bigint) => void) | undefined) {
+        stepper.hook = hook;
+      },
     });
-    this.traps$ = events.traps$;
-    this.dies$ = events.dies$;
-    this.tasks$ = events.tasks$;
-    this.printk$ = events.printk$;
-    this.machine$ = events.machine$;
-    this.console$ = events.console$;
     this.events$ = events.events$;
+    this.streams = Object.freeze({
+      traps$: events.traps$,
+      dies$: events.dies$,
+      tasks$: events.tasks$,
+      printk$: events.printk$,
+      machine$: events.machine$,
+      console$: events.console$,
+    });
     this.snapshotter = this.createSnapshotter();
     memory.onTextPoke((p) =>
       events.emitMachine({
@@ -367,18 +371,6 @@ export class Machine {
   /** SHA-256 of every console write so far (the state hash's part: constant time, however long). */
   consoleDigest(): Buffer {
     return this.events.console.digest();
-  }
-
-  /**
-   * When set, CPUs run one instruction at a time and this is called with the address of each one
-   * before it runs: an oracle for tests (how often did an instruction execute?), slow by design.
-   */
-  get stepHook(): ((cpu: number, rip: bigint) => void) | undefined {
-    return this.stepper.hook;
-  }
-
-  set stepHook(hook: ((cpu: number, rip: bigint) => void) | undefined) {
-    this.stepper.hook = hook;
   }
 
   /**

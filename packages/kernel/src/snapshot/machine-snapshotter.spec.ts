@@ -19,7 +19,7 @@ function recording(m: Machine, fn: () => void): string[] {
   const out: string[] = [];
   const subs = [
     m.events$.subscribe((e) => out.push(encodeLogLine({ ...e } as LogEntry))),
-    m.console$.subscribe((w) => out.push(encodeLogLine({ type: 'console', ...w }))),
+    m.streams.console$.subscribe((w) => out.push(encodeLogLine({ type: 'console', ...w }))),
   ];
   try {
     fn();

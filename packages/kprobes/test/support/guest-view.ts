@@ -21,7 +21,7 @@ export function guestView(workloads: readonly string[][], probe: (m: Machine, k:
   const { m, k } = bootWithKprobes(4, 2000);
   probe(m, k);
   const tasks: TaskEvent[] = [];
-  m.tasks$.subscribe((e) => tasks.push(e));
+  m.streams.tasks$.subscribe((e) => tasks.push(e));
   const started = workloads.map((argv) => m.spawn(argv));
   expect(m.run({ until: () => started.every((t) => t.exited) })).toEqual({ reason: 'done' });
   return {

@@ -28,7 +28,7 @@ export function transparencyOracle(argv: string[]): TransparencyOracle {
   const { m } = bootWithKprobes();
   const counts = new Map<bigint, number>();
   const { _stext, _etext } = m.kernel.image.symbols;
-  m.stepHook = (_cpu, rip) => {
+  m.kernel.stepHook = (_cpu, rip) => {
     if (rip >= _stext && rip < _etext) counts.set(rip, (counts.get(rip) ?? 0) + 1);
   };
   const output = run(m, argv);

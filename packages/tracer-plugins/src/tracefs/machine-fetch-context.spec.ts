@@ -19,7 +19,7 @@ function context() {
   const cpu = { id: 0, addressSpace: space, R, H };
   const regs = { cpu } as unknown as PtRegs;
   // The real adapter over a one-CPU stand-in machine: pages and registers come through the view.
-  const view = machineTracerView({ cpus: [cpu] } as unknown as Machine, {} as Kprobes);
+  const view = machineTracerView({ cpus: [cpu], streams: {} } as unknown as Machine, {} as Kprobes);
   const ctx = new MachineFetchContext(view).at(regs, undefined);
   return { space, ctx, R, H };
 }

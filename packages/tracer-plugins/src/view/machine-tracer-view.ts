@@ -90,7 +90,7 @@ function memory(m: Machine): TracerMemory {
 }
 
 function tasks(m: Machine): TracerTasks {
-  return Object.freeze({ current: (cpu: number) => m.sched.current[cpu], events$: m.tasks$ });
+  return Object.freeze({ current: (cpu: number) => m.sched.current[cpu], events$: m.streams.tasks$ });
 }
 
 function symbols(m: Machine): TracerSymbols {
