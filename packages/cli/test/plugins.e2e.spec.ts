@@ -129,9 +129,21 @@ describe('int3 trace --tracer', () => {
       /^int3: unknown tracer 'nope' \(available: funclatency, chrome-trace, bpftrace; see 'int3 tracers'\)/,
     );
     const bad = int3(['trace', '--tracer', 'funclatency -x vfs_read']);
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(lines(bad.stderr)).toEqual([
-      "int3: plugin '@int3/funclatency': tracer 'funclatency': start(-x vfs_read) threw: unknown option '-x'; usage: funclatency [-u|-m] [-F] PATTERN (e.g. funclatency vfs_read, funclatency -F \"vfs_*\")",
+      "int3: funclatency: unknown option '-x'; usage: funclatency [-u|-m] [-F] PATTERN (e.g. funclatency vfs_read, funclatency -F \"vfs_*\") (see 'int3 trace --help')",
+    ]);
+    const unmatched = int3(['trace', '--tracer', 'funclatency no_such_*']);
+    expect([unmatched.status, lines(unmatched.stderr)]).toEqual([
+      2,
+      ['int3: funclatency: 0 functions matched by "no_such_*" (see \'int3 trace --help\')'],
+    ]);
+    const chrome = int3(['trace', '--tracer', 'chrome-trace --complete']);
+    expect([chrome.status, lines(chrome.stderr)]).toEqual([
+      2,
+      [
+        "int3: chrome-trace: usage: chrome-trace [--complete] FUNCTION|p:FUNCTION... (e.g. vfs_read p:do_sys_open) (see 'int3 trace --help')",
+      ],
     ]);
   });
 });

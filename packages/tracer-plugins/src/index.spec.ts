@@ -22,6 +22,7 @@ describe('@int3/tracer-plugins exports', () => {
       'TraceJsonLines',
       'TracerHost',
       'TracerTokens',
+      'TracerUsageError',
       'bpftraceAttachesProbes',
       'containPlugins',
       'escapeControls',

@@ -17,6 +17,7 @@ export type { TracerContext } from './plugins/tracer-context.js';
 export { type PluginOwner, TracerHost, type TracerInfo } from './plugins/tracer-host.js';
 export type { TracerPlugin, TracerPluginManifest } from './plugins/tracer-plugin.js';
 export { TracerTokens } from './plugins/tracer-tokens.js';
+export { TracerUsageError } from './plugins/tracer-usage-error.js';
 export { MAX_BUFFER_SIZE_KB } from './ring-buffer/trace-buffer.js';
 export { type RunTracerOptions, type RunTracerResult, runTracer } from './testing/run-tracer.js';
 export { escapeControls, escapeTraceBytes } from './trace-output/escape-control.js';

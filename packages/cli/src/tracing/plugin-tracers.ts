@@ -1,4 +1,4 @@
-import { containPlugins, PluginError, type TracerHost } from '@int3/tracer-plugins';
+import { containPlugins, PluginError, type TracerHost, TracerUsageError } from '@int3/tracer-plugins';
 import { CliError } from '../cli-error.js';
 import { ERROR_PREFIX } from '../format-cli-error.js';
 import { ShellSyntaxError, splitWords } from '../shell/split-words.js';
@@ -42,9 +42,10 @@ function contain(host: TracerHost): void {
 /**
  * Starts the tracers a command runs, in order, and returns their names: each `--tracer` with its
  * arguments, or — without `--tracer` — every tracer of the `--plugin`s, with none. An unknown name is
- * a usage error naming those available; a tracer whose `start` throws is a failure naming it. With
- * plugins loaded, their code is contained from here on. `start` starts one (default: `host.start`;
- * `TracerInputs.start` journals it as a session input).
+ * a usage error naming those available, and so are arguments a tracer refuses (its `start` threw a
+ * `TracerUsageError`: `int3: funclatency: no pattern; usage: …`); a tracer whose `start` throws
+ * anything else is a failure naming it. With plugins loaded, their code is contained from here on.
+ * `start` starts one (default: `host.start`; `TracerInputs.start` journals it as a session input).
  */
 export function startTracers(
   host: TracerHost,
@@ -70,6 +71,9 @@ export function startTracers(
     try {
       start(name, args);
     } catch (error) {
+      if (error instanceof PluginError && error.cause instanceof TracerUsageError) {
+        throw new CliError('usage', `${name}: ${error.cause.message}`, command);
+      }
       if (error instanceof PluginError) throw new CliError('failure', error.message);
       throw error;
     }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listedProbes, run } from '../../test/support/tracefs-machine.js';
+import { TracerUsageError } from '../plugins/tracer-usage-error.js';
 import { ChromeTrace } from './chrome-trace.js';
 import type { ChromeTraceDocument, ChromeTraceEvent } from './chrome-trace-event.js';
-import { bootTracerHost } from './tracer-host.fixture.js';
+import { bootTracerHost, startCause } from './tracer-host.fixture.js';
 
 function parse(text: string): ChromeTraceDocument {
   return JSON.parse(text) as ChromeTraceDocument;
@@ -63,6 +64,15 @@ describe(ChromeTrace, () => {
     expect(getpids).toHaveLength(3);
     expect(new Set(getpids.map((e) => e.tid)).size).toBe(3);
     expect(getpids.every((e) => e.tid !== forks[0].tid)).toBe(true);
+  });
+
+  it('should refuse to start without a function, with a TracerUsageError saying how to call it', async () => {
+    const { host } = await bootTracerHost();
+    for (const args of [[], ['--complete']]) {
+      const cause = startCause(host, 'chrome-trace', args);
+      expect(cause).toBeInstanceOf(TracerUsageError);
+      expect((cause as Error).message).toMatch(/^usage: chrome-trace \[--complete\] FUNCTION\|p:FUNCTION\.\.\./);
+    }
   });
 
   it('should remove its probes on stop', async () => {

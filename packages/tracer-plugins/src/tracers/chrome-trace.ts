@@ -2,6 +2,7 @@ import type { Kprobe, Kretprobe } from '@int3/kprobes';
 import { injectable } from 'inversify';
 import type { Tracer, TracerReport } from '../plugins/tracer.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
+import { TracerUsageError } from '../plugins/tracer-usage-error.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import type { TracerTasks } from '../view/tracer-tasks.js';
 import { ChromeTraceBuilder } from './chrome-trace-builder.js';
@@ -46,7 +47,9 @@ export class ChromeTrace implements Tracer {
   start(ctx: TracerContext): void {
     const funcs = ctx.args.filter((a) => a !== COMPLETE_FLAG);
     if (funcs.length === 0)
-      throw new Error('usage: chrome-trace [--complete] FUNCTION|p:FUNCTION... (e.g. vfs_read p:do_sys_open)');
+      throw new TracerUsageError(
+        'usage: chrome-trace [--complete] FUNCTION|p:FUNCTION... (e.g. vfs_read p:do_sys_open)',
+      );
     this.#complete = ctx.args.includes(COMPLETE_FLAG);
     this.#kprobes = ctx.kprobes;
     const { clock, regs: r, tasks } = ctx;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bootTraceFs } from '../../test/support/tracefs-machine.js';
+import { TracerUsageError } from '../plugins/tracer-usage-error.js';
 import { matchFunctions, parseFuncLatencyArgs } from './func-latency-args.js';
 
 describe(parseFuncLatencyArgs, () => {
@@ -16,8 +17,9 @@ describe(parseFuncLatencyArgs, () => {
     [[], /^no pattern; usage: funclatency/],
     [['a', 'b'], /^one pattern only; usage:/],
     [['-p', '1', 'a'], /^unknown option '-p'; usage:/],
-  ])('should refuse %j', (args, message) => {
+  ])('should refuse %j with a TracerUsageError', (args, message) => {
     expect(() => parseFuncLatencyArgs(args)).toThrow(message);
+    expect(() => parseFuncLatencyArgs(args)).toThrow(TracerUsageError);
   });
 });
 

@@ -1,3 +1,4 @@
+import { TracerUsageError } from '../plugins/tracer-usage-error.js';
 import type { TracerSymbols } from '../view/tracer-symbols.js';
 
 /** How funclatency was called: its unit (`-u`, `-m`), `-F`, and the function pattern. */
@@ -17,7 +18,7 @@ export const FUNCLATENCY_USAGE =
 /**
  * Parses funclatency's arguments as bcc's does for the options int3 has: `-u` microseconds, `-m`
  * milliseconds, `-F` a histogram per function (bundled flags such as `-uF` too), and one pattern with
- * `*` wildcards. Throws an Error ending with {@link FUNCLATENCY_USAGE}.
+ * `*` wildcards. Throws a {@link TracerUsageError} ending with {@link FUNCLATENCY_USAGE}.
  *
  * @see bcc tools/funclatency.py (argparse)
  * @example
@@ -33,12 +34,12 @@ export function parseFuncLatencyArgs(args: readonly string[]): FuncLatencyArgs {
         if (flag === 'u') unit = 'usecs';
         else if (flag === 'm') unit = 'msecs';
         else if (flag === 'F') perFunction = true;
-        else throw new Error(`unknown option '-${flag}'; ${FUNCLATENCY_USAGE}`);
+        else throw new TracerUsageError(`unknown option '-${flag}'; ${FUNCLATENCY_USAGE}`);
       }
     } else patterns.push(arg);
   }
   if (patterns.length !== 1) {
-    throw new Error(`${patterns.length === 0 ? 'no pattern' : 'one pattern only'}; ${FUNCLATENCY_USAGE}`);
+    throw new TracerUsageError(`${patterns.length === 0 ? 'no pattern' : 'one pattern only'}; ${FUNCLATENCY_USAGE}`);
   }
   const factor = unit === 'msecs' ? 1_000_000 : unit === 'usecs' ? 1000 : 1;
   return { unit, factor, perFunction, pattern: patterns[0] };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listedProbes, run, traceLines } from '../../test/support/tracefs-machine.js';
 import { PluginError } from '../plugins/plugin-error.js';
+import { TracerUsageError } from '../plugins/tracer-usage-error.js';
 import { FuncLatency } from './func-latency.js';
-import { bootTracerHost } from './tracer-host.fixture.js';
+import { bootTracerHost, startCause } from './tracer-host.fixture.js';
 
 /** The `count: N` of a funclatency report. */
 function countOf(text: string): number {
@@ -94,8 +95,12 @@ describe(FuncLatency, () => {
     expect(run(m, ['cat', '/etc/motd'])).toMatch(/^Welcome/);
   });
 
-  it('should refuse bad arguments, saying how to call it', async () => {
+  it('should refuse bad arguments with a TracerUsageError, saying how to call it', async () => {
     const { host } = await bootTracerHost();
+    for (const args of [[], ['-x', 'vfs_read'], ['vfs_read', 'vfs_write'], ['no_such_*']]) {
+      expect(startCause(host, 'funclatency', args), args.join(' ')).toBeInstanceOf(TracerUsageError);
+    }
+    expect(startCause(host, 'funclatency', ['no_such_function'])).not.toBeInstanceOf(TracerUsageError);
     expect(() => host.start('funclatency')).toThrow(/no pattern; usage: funclatency \[-u\|-m\] \[-F\] PATTERN/);
     expect(() => host.start('funclatency', ['-x', 'vfs_read'])).toThrow(/unknown option '-x'; usage: /);
     expect(() => host.start('funclatency', ['vfs_read', 'vfs_write'])).toThrow(/one pattern only; usage: /);

@@ -4,6 +4,7 @@ import type { Tracer, TracerReport } from '../plugins/tracer.js';
 import type { TracerClock } from '../plugins/tracer-clock.js';
 import type { TracerContext } from '../plugins/tracer-context.js';
 import { TracerTokens } from '../plugins/tracer-tokens.js';
+import { TracerUsageError } from '../plugins/tracer-usage-error.js';
 import type { TracerKprobes } from '../view/tracer-kprobes.js';
 import { type FuncLatencyArgs, matchFunctions, parseFuncLatencyArgs } from './func-latency-args.js';
 import { Log2Histogram } from './log2-histogram.js';
@@ -70,7 +71,7 @@ export class FuncLatency implements Tracer {
       }
       this.#traced.push({ func, address: ctx.symbols.lookupName(func) ?? 0n, rp, hist });
     }
-    if (this.#traced.length === 0) throw new Error(`0 functions matched by "${args.pattern}"`);
+    if (this.#traced.length === 0) throw new TracerUsageError(`0 functions matched by "${args.pattern}"`);
   }
 
   stop(): void {
