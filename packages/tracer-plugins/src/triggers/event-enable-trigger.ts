@@ -1,9 +1,8 @@
 import { EventFileFlag } from '../tracefs/trace-event-file.js';
 import { TraceFsError } from '../tracefs/trace-fs-error.js';
-import { type EventTrigger, type TriggerCommandParser, TriggerType } from './event-trigger.js';
+import { type EventTrigger, TriggerType } from './event-trigger.js';
 import { parseCount, separateFilter, setTriggerFilter } from './event-trigger-parse.js';
-import type { EventTriggers } from './event-triggers.js';
-import type { TriggerTargetEvent } from './trigger-context.js';
+import type { TriggerCommandParser, TriggerList, TriggerTargetEvent } from './trigger-context.js';
 
 /**
  * `enable_event:SYSTEM:EVENT[:N] [if FILTER]` and `disable_event:…` (and `enable_hist`, `disable_hist`,
@@ -23,7 +22,7 @@ function eventEnableCommand(name: EnableCommandName): TriggerCommandParser {
     type: hist ? TriggerType.HIST_ENABLE : TriggerType.EVENT_ENABLE,
     post: false,
     needsRec: false,
-    parse(triggers: EventTriggers, glob: string, paramAndFilter: string | undefined): void {
+    parse(triggers: TriggerList, glob: string, paramAndFilter: string | undefined): void {
       if (paramAndFilter === undefined) throw new TraceFsError('EINVAL', `trigger: ${name} needs SYSTEM:EVENT`);
       const sep = separateFilter(paramAndFilter, true);
       const [system, event, ...rest] = (sep.param ?? '').split(':');
@@ -49,7 +48,7 @@ function eventEnableCommand(name: EnableCommandName): TriggerCommandParser {
     },
     ...(hist
       ? {
-          unregAll: (triggers: EventTriggers) =>
+          unregAll: (triggers: TriggerList) =>
             triggers.unregisterAll((t) => t.command.type === TriggerType.HIST_ENABLE),
         }
       : {}),

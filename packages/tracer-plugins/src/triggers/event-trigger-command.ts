@@ -1,8 +1,7 @@
 import type { EventFilter } from '../filter/event-filter.js';
-import type { EventTrigger, TriggerCommandParser, TriggerHit } from './event-trigger.js';
+import type { EventTrigger, TriggerHit } from './event-trigger.js';
 import { eventTriggerPrint, parseCount, separateFilter, setTriggerFilter } from './event-trigger-parse.js';
-import type { EventTriggers } from './event-triggers.js';
-import type { TriggerContext } from './trigger-context.js';
+import type { TriggerCommandParser, TriggerContext, TriggerList } from './trigger-context.js';
 
 /** What a simple trigger does: fire (with its data, so a count can be read or spent). */
 export type SimpleTriggerFn = (t: EventTrigger, hit: TriggerHit, ctx: TriggerContext) => void;
@@ -33,7 +32,7 @@ export function simpleCommand(spec: SimpleCommandSpec): TriggerCommandParser {
     type: spec.type,
     post: spec.post,
     needsRec: false,
-    parse(triggers: EventTriggers, glob: string, paramAndFilter: string | undefined): void {
+    parse(triggers: TriggerList, glob: string, paramAndFilter: string | undefined): void {
       const { param, filter } = separateFilter(paramAndFilter, false);
       const ctx = triggers.context;
       if (glob.startsWith('!')) {

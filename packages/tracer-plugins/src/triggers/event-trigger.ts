@@ -1,6 +1,5 @@
 import type { PtRegs } from '@int3/kernel';
 import type { EventFilter } from '../filter/event-filter.js';
-import type { EventTriggers } from './event-triggers.js';
 
 /**
  * The trigger types; two triggers of one type cannot sit on one event (EEXIST). `traceon` and
@@ -76,15 +75,4 @@ export interface TriggerCommand {
   readonly type: number;
   readonly post: boolean;
   readonly needsRec: boolean;
-}
-
-/** A command as the `trigger` file dispatches it: how a write parses, what a truncating open removes. */
-export interface TriggerCommandParser extends TriggerCommand {
-  /**
-   * Parses and runs one write: `glob` is the command as written (with its `!`), `param` the text after
-   * `cmd:` (undefined when none). Throws TraceFsError.
-   */
-  parse(triggers: EventTriggers, glob: string, param: string | undefined): void;
-  /** What a truncating open of `trigger` removes. @see struct event_command unreg_all */
-  unregAll?(triggers: EventTriggers): void;
 }

@@ -1,18 +1,9 @@
-import type { FieldDescriptor } from '../events/trace-event-type.js';
-import { EventFileFlag, type TraceEventFile } from '../tracefs/trace-event-file.js';
+import { EventFileFlag } from '../tracefs/trace-event-file.js';
 import { TraceFsError } from '../tracefs/trace-fs-error.js';
 import type { EventTrigger, TriggerHit } from './event-trigger.js';
 import { TRIGGER_COMMANDS } from './trigger-commands.js';
-import type { TriggerContext } from './trigger-context.js';
+import type { TriggerContext, TriggerList, TriggerOwner } from './trigger-context.js';
 import { triggerProcessRegex } from './trigger-process-regex.js';
-
-/** What the trigger list needs from its event: the enable flags, the record fields, the names. */
-export interface TriggerOwner {
-  readonly file: TraceEventFile;
-  readonly group: string;
-  readonly name: string;
-  readonly type: { readonly fields: readonly FieldDescriptor[] };
-}
 
 /** The page a `trigger` write must fit in. @see event_trigger_regex_write() */
 const TRIGGER_WRITE_MAX = 4096;
@@ -29,7 +20,7 @@ const TRIGGER_WRITE_MAX = 4096;
  * ev.triggers.write('traceoff:1 if common_pid == 1', true);
  * ev.triggers.show(); // 'traceoff:count=1 if common_pid == 1\n'
  */
-export class EventTriggers {
+export class EventTriggers implements TriggerList {
   /** Active triggers, newest first (the kernel adds at the list head). */
   readonly list: EventTrigger[] = [];
 

@@ -4,11 +4,11 @@ import {
   enableEventCommand,
   enableHistCommand,
 } from './event-enable-trigger.js';
-import type { TriggerCommandParser } from './event-trigger.js';
 import { histCommand } from './hist/hist-trigger.js';
 import { snapshotCommand } from './snapshot-trigger.js';
 import { stacktraceCommand } from './stacktrace-trigger.js';
 import { traceoffCommand, traceonCommand } from './traceonoff-trigger.js';
+import type { TriggerCommandParser } from './trigger-context.js';
 
 /**
  * The trigger commands in the order the kernel registers them, which is the order

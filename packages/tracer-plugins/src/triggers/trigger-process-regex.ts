@@ -1,6 +1,6 @@
 import { TraceFsError } from '../tracefs/trace-fs-error.js';
-import type { EventTriggers } from './event-triggers.js';
 import { TRIGGER_COMMANDS } from './trigger-commands.js';
+import type { TriggerList } from './trigger-context.js';
 
 /**
  * Runs one trimmed `trigger` write: the command is the text up to the first `:`, space or tab (a
@@ -9,7 +9,7 @@ import { TRIGGER_COMMANDS } from './trigger-commands.js';
  *
  * @see kernel/trace/trace_events_trigger.c trigger_process_regex()
  */
-export function triggerProcessRegex(triggers: EventTriggers, buff: string): void {
+export function triggerProcessRegex(triggers: TriggerList, buff: string): void {
   const text = buff.replace(/^\s+/, '');
   const m = /[: \t]/.exec(text);
   const glob = m === null ? text : text.slice(0, m.index);

@@ -1,8 +1,8 @@
 import type { FormatContext } from '../../events/trace-event-type.js';
 import { TraceFsError } from '../../tracefs/trace-fs-error.js';
-import { type EventTrigger, type TriggerCommandParser, TriggerType } from '../event-trigger.js';
+import { type EventTrigger, TriggerType } from '../event-trigger.js';
 import { setTriggerFilter } from '../event-trigger-parse.js';
-import type { EventTriggers } from '../event-triggers.js';
+import type { TriggerCommandParser, TriggerList } from '../trigger-context.js';
 import { HistData } from './hist-data.js';
 import { HIST_ERRORS, type HistErrorCode } from './hist-errors.js';
 import { histTriggerPrint, histTriggerShow } from './hist-print.js';
@@ -73,7 +73,7 @@ function sameFields(a: HistData, b: HistData): boolean {
   return sig(a) === sig(b);
 }
 
-function histTriggers(triggers: EventTriggers): EventTrigger[] {
+function histTriggers(triggers: TriggerList): EventTrigger[] {
   return triggers.list.filter((t) => infoOf.has(t));
 }
 
@@ -82,7 +82,7 @@ function histTriggers(triggers: EventTriggers): EventTrigger[] {
  *
  * @see kernel/trace/trace_events_hist.c hist_show()
  */
-export function histShow(triggers: EventTriggers, ctx: FormatContext): string {
+export function histShow(triggers: TriggerList, ctx: FormatContext): string {
   return histTriggers(triggers)
     .map((t, n) => {
       const info = infoOf.get(t) as HistInfo;
@@ -106,7 +106,7 @@ export const histCommand: TriggerCommandParser = {
   type: TriggerType.EVENT_HIST,
   post: false,
   needsRec: true,
-  parse(triggers: EventTriggers, glob: string, paramAndFilter: string | undefined): void {
+  parse(triggers: TriggerList, glob: string, paramAndFilter: string | undefined): void {
     const ctx = triggers.context;
     const owner = triggers.owner;
     const lastCmd = `hist:${paramAndFilter ?? ''}`;
@@ -186,7 +186,7 @@ export const histCommand: TriggerCommandParser = {
       throw e;
     }
   },
-  unregAll(triggers: EventTriggers): void {
+  unregAll(triggers: TriggerList): void {
     triggers.unregisterAll((t) => infoOf.has(t));
   },
 };
