@@ -46,7 +46,7 @@ on stderr), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.`;
 interface TraceCommandOptions extends TraceOptions {
   readonly image?: string;
   readonly insmod?: string[];
-  readonly output?: string;
+  readonly output?: string | undefined;
 }
 
 /**
@@ -80,9 +80,9 @@ export interface TraceRunResult {
   /** The tracers' reports (`''` without `--plugin` or `--tracer`). */
   readonly reports: string;
   /** The run's failure and the failing tracers, to report after printing everything else. */
-  readonly failure?: CliError;
+  readonly failure?: CliError | undefined;
   /** The signal that stopped the run, if one did. */
-  readonly stop?: StopSignal;
+  readonly stop?: StopSignal | undefined;
 }
 
 /**

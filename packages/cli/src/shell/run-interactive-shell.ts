@@ -17,7 +17,7 @@ export interface InteractiveShellOptions {
   readonly input: NodeJS.ReadableStream;
   readonly output: NodeJS.WritableStream;
   /** Where history is loaded from and saved to (none: in memory only). */
-  readonly history?: ShellHistory;
+  readonly history?: ShellHistory | undefined;
 }
 
 /**

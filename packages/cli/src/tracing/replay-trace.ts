@@ -43,7 +43,7 @@ export interface ReplayTraceResult {
   /** The exit status `int3 replay` has for it: 0, 1, 2, or 128 + the signal that stopped it. */
   readonly status: number;
   /** The machine as the replay left it (undefined when the log did not boot). */
-  readonly traced?: TracedSession;
+  readonly traced?: TracedSession | undefined;
 }
 
 /**

@@ -30,18 +30,18 @@ export interface TracePlan {
 
 /** The options commander collects for the tracing commands. */
 export interface TraceOptions {
-  readonly event?: string[];
-  readonly filter?: string[];
-  readonly trigger?: string[];
-  readonly run?: string[];
+  readonly event?: string[] | undefined;
+  readonly filter?: string[] | undefined;
+  readonly trigger?: string[] | undefined;
+  readonly run?: string[] | undefined;
   /** The words after `--` (`int3 trace … -- cat /etc/motd`): one more workload, already split. */
-  readonly workload?: readonly string[];
-  readonly cpus?: string;
-  readonly format?: string;
+  readonly workload?: readonly string[] | undefined;
+  readonly cpus?: string | undefined;
+  readonly format?: string | undefined;
   /** commander's `--no-optimize` (undefined: not offered, as for `replay`). */
-  readonly optimize?: boolean;
+  readonly optimize?: boolean | undefined;
   /** `--buffer-size <KiB per CPU>`. */
-  readonly bufferSize?: string;
+  readonly bufferSize?: string | undefined;
 }
 
 /** The workload run when no `--run` is given. */

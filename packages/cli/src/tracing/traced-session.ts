@@ -87,7 +87,7 @@ export interface TracedSessionOptions {
    */
   readonly recordEvents?: boolean;
   /** Where a new session's log is written as it grows (`record`). */
-  readonly sink?: LogSink;
+  readonly sink?: LogSink | undefined;
   /** Replay a log without its end record up to its last whole input. */
   readonly allowIncomplete?: boolean;
   /** The command whose `--help` a boot error points at. */

@@ -41,7 +41,12 @@ export interface CorpusFunction {
   readonly args: readonly ArgSpec[];
 }
 
-const int = (type: IntType, min?: bigint, max?: bigint): ArgSpec => ({ kind: 'int', type, min, max });
+const int = (type: IntType, min?: bigint, max?: bigint): ArgSpec => ({
+  kind: 'int',
+  type,
+  ...(min === undefined ? {} : { min }),
+  ...(max === undefined ? {} : { max }),
+});
 const buffer = (element: 1 | 2 | 4 | 8, minLength: number, maxLength: number, content: BufferContent): ArgSpec => ({
   kind: 'buffer',
   element,

@@ -20,18 +20,18 @@ export type RunOutcome =
 /** How far a machine's `run` goes. */
 export interface RunOptions {
   /** Checked at every round boundary: stop when it holds. */
-  readonly until?: () => boolean;
+  readonly until?: (() => boolean) | undefined;
   /**
    * Stop at the first round boundary at or past this virtual time of CPU 0. With nothing to run, time
    * still passes up to it, tick by tick, each tick a round boundary (a periodic-tick kernel's idle).
    */
-  readonly deadlineNs?: number;
+  readonly deadlineNs?: number | undefined;
   /**
    * Checked after every CPU run and its handling (a gate, a trap, the end of a budget): stop there when
    * it holds, even mid-slice. The next `run` or `runRound` finishes the slice and the round first, so
    * stopping changes nothing of what happens next.
    */
-  readonly stopAfter?: () => boolean;
+  readonly stopAfter?: (() => boolean) | undefined;
   /** Called at every round boundary before `until` is checked: where snapshots may be taken. */
   readonly onRound?: () => void;
 }

@@ -50,7 +50,7 @@ export interface SessionOptions {
    * Where the log is written as it grows (header first, then each entry as it is journaled), so a long
    * run never holds its log as one string. {@link Session.text} still gives the whole log.
    */
-  readonly sink?: LogSink;
+  readonly sink?: LogSink | undefined;
 }
 
 /** Default least interval of a session's snapshots: 1 ms of virtual time (a million instructions). */
@@ -436,7 +436,7 @@ export class Session {
        */
       readonly stopAfterEntry?: number;
       /** Replay a log without its end record, up to its last whole input. */
-      readonly allowIncomplete?: boolean;
+      readonly allowIncomplete?: boolean | undefined;
     },
   ): Session {
     const valid = Session.readLog(log, logName, options.schemas);

@@ -27,7 +27,8 @@ const DIE_FOR_VECTOR: Record<number, [DieValue, string]> = {
 export interface OopsInfo {
   readonly vector: number;
   readonly errorCode: number;
-  readonly cr2?: bigint;
+  /** The faulting address of a #PF, when the CPU reported one. */
+  readonly cr2?: bigint | undefined;
   readonly reason?: string;
 }
 

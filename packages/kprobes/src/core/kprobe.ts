@@ -24,7 +24,9 @@ export type BreakHandler = (p: Kprobe, regs: PtRegs) => number | boolean | undef
 /**
  * `struct kprobe`: what a caller fills in and registers. Either `symbolName` (+ `offset`) or `addr`.
  * kprobes writes `addr` (resolved), `nmissed` and `flags` back into the object, as the kernel writes
- * them into the struct.
+ * them into the struct; it clears `addr` (undefined) on unregistration, and a snapshot's restore
+ * writes the counters back as they were, unset included. A kretprobe's entry probe has its
+ * `postHandler` cleared.
  *
  * @see include/linux/kprobes.h struct kprobe
  * @example
@@ -34,16 +36,16 @@ export type BreakHandler = (p: Kprobe, regs: PtRegs) => number | boolean | undef
 export interface Kprobe {
   symbolName?: string;
   offset?: number;
-  addr?: bigint;
+  addr?: bigint | undefined;
   preHandler?: PreHandler;
-  postHandler?: PostHandler;
+  postHandler?: PostHandler | undefined;
   faultHandler?: FaultHandler;
   /** Jprobes' `longjmp_break_handler`; other probes leave it unset. */
   breakHandler?: BreakHandler;
   /** Only `KprobeFlag.DISABLED` is honoured at registration (register disabled). */
-  flags?: number;
+  flags?: number | undefined;
   /** Times the probe was hit but its handlers not run (re-entry). */
-  nmissed?: number;
+  nmissed?: number | undefined;
 }
 
 /** Per-CPU `kprobe_status`. @see include/linux/kprobes.h */

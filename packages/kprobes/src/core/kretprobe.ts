@@ -27,11 +27,11 @@ export interface Kretprobe {
   handler?: (ri: KretprobeInstance, regs: PtRegs) => void;
   entryHandler?: (ri: KretprobeInstance, regs: PtRegs) => number | boolean | undefined;
   /** Instances allocated at registration; default `max(10, 2 × NR_CPUS)` (written back). */
-  maxactive?: number;
+  maxactive?: number | undefined;
   /** Bytes of private data per instance (≤ 4096). */
   dataSize?: number;
   /** Function entries missed because every instance was in use. */
-  nmissed?: number;
+  nmissed?: number | undefined;
 }
 
 /** `KRETPROBE_MAX_DATA_SIZE`. */

@@ -16,8 +16,8 @@ import { KretprobeInstanceLayout, KretprobeLayout, PCPU_CURRENT_TASK } from './g
  */
 export class GuestKretprobe implements Kretprobe {
   readonly kp: GuestKprobe;
-  handler?: Kretprobe['handler'];
-  entryHandler?: Kretprobe['entryHandler'];
+  handler?: NonNullable<Kretprobe['handler']>;
+  entryHandler?: NonNullable<Kretprobe['entryHandler']>;
   dataSize?: number;
   private maxactiveValue: number | undefined;
   private nmissedValue = 0;

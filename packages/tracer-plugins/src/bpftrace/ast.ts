@@ -96,11 +96,11 @@ export interface AttachPoint {
   readonly text: string;
   readonly canonical: string;
   /** kprobe/kretprobe: the module of `MOD:FUNC`. */
-  readonly module?: string;
+  readonly module?: string | undefined;
   /** kprobe/kretprobe: the function or glob. */
   readonly func?: string;
   /** kprobe: `+OFF`. */
-  readonly offset?: number;
+  readonly offset?: number | undefined;
   /** interval/profile: the period in ns. */
   readonly periodNs?: number;
   readonly loc: SourceLocation;

@@ -22,7 +22,7 @@ export interface LoadTracerPluginOptions {
   /** The container holding the {@link TracerTokens} bindings; the plugin gets a child of it. */
   readonly parent: Container;
   /** Export conditions for package entries; default `node`, `import`, `default`. */
-  readonly conditions?: readonly string[];
+  readonly conditions?: readonly string[] | undefined;
   /** Adds per-plugin bindings to the plugin's child container before its module loads. */
   readonly prepare?: PreparePluginContainer;
 }

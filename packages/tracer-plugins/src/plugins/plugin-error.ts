@@ -43,7 +43,7 @@ export class PluginError extends Error {
     /** The plugin (manifest name, else the specifier it was loaded by). */
     readonly plugin: string,
     message: string,
-    options?: { cause?: unknown; tracer?: string },
+    options?: { cause?: unknown; tracer?: string | undefined },
   ) {
     super(`plugin '${plugin}': ${message}`, options);
     this.tracer = options?.tracer;

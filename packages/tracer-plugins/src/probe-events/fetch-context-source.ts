@@ -47,6 +47,6 @@ export function fetchContextSource(ctx: FetchContext): FetchSource {
     get comm() {
       return ctx.comm;
     },
-    symbolize: ctx.symbolize ? (a) => ctx.symbolize?.(a) : undefined,
+    ...(ctx.symbolize === undefined ? {} : { symbolize: (a: bigint) => ctx.symbolize?.(a) }),
   };
 }

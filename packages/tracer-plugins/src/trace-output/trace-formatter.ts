@@ -20,11 +20,11 @@ export interface TraceOutputOptions {
 /** Which records a read covers. */
 export interface TraceReadOptions {
   /** Only this CPU's buffer (`per_cpu/cpu<N>/…`); default every CPU merged by time. */
-  readonly cpu?: number;
+  readonly cpu?: number | undefined;
   /** `trace_pipe`: consume at most this many records; default all. */
-  readonly max?: number;
+  readonly max?: number | undefined;
   /** `trace`: the tracer named in the header; default `nop`. */
-  readonly tracer?: string;
+  readonly tracer?: string | undefined;
 }
 
 /** Text handed out per chunk of a streamed read (the kernel's seq_file hands out pages). */

@@ -7,7 +7,7 @@ export interface TraceHeaderInfo {
   /** `#P:` — online CPUs. */
   readonly cpus: number;
   /** The current tracer; default `nop`. */
-  readonly tracer?: string;
+  readonly tracer?: string | undefined;
 }
 
 /**

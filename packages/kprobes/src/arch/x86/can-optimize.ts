@@ -46,7 +46,7 @@ export interface CanOptimizeOptions {
   /** `search_exception_tables(address)`: an instruction whose fault is fixed up elsewhere. */
   readonly inExceptionTable?: (address: bigint) => boolean;
   /** Original bytes under armed probes. */
-  readonly recover?: RecoverByte;
+  readonly recover?: RecoverByte | undefined;
 }
 
 function hex(a: bigint): string {
