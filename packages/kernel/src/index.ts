@@ -44,6 +44,7 @@ export type {
   PerCpuAreas,
 } from './machine/kernel-api.js';
 export {
+  type ConsoleView,
   type ConsoleWrite,
   Machine,
   type MachineOptions,

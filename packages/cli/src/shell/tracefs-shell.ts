@@ -194,12 +194,12 @@ export class TracefsShell {
     const usage = (m: string) => new CliError('usage', m);
     const argvParsed = parseWorkload(argv.map(shellQuote).join(' '), usage);
     const m = this.t.session.machine;
-    const start = m.consoleWrites;
+    const start = m.consoleLog.total;
     const outcome = this.interrupt
       ? await runWorkloadsSliced(this.t, [argvParsed], { interrupt: this.interrupt })
       : this.t.session.runWorkloads([argvParsed]);
     // The workload's own output, as a shell shows what a command printed (its control characters escaped).
-    for (const write of m.consoleSince(start)) this.io.out(escapeControls(write.text));
+    for (const write of m.consoleLog.since(start)) this.io.out(escapeControls(write.text));
     if (outcome.reason === 'interrupted') {
       this.interrupted = true;
       this.stopSignal = outcome.signal;

@@ -40,6 +40,12 @@ export interface ConsoleLogState {
  *
  * @see kernel/printk/printk_ringbuffer.c (the oldest records make room), not its algorithm
  */
+/**
+ * The console as a machine's users read it: the writes kept, how many were made since boot, those
+ * after the first `n`, and the digest of all of them.
+ */
+export type ConsoleView = Pick<ConsoleLog, 'writes' | 'total' | 'since' | 'digest'>;
+
 export class ConsoleLog {
   private chunks: Chunk[] = [];
   private tail: ConsoleWrite[] = [];

@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import { imageExtent, type KernelImage, parseKernelImage } from '../boot/kernel-image.js';
 import { loadKernelImage } from '../boot/load-kernel-image.js';
 import { setUpCpus } from '../boot/set-up-cpus.js';
-import type { ConsoleLogState, ConsoleWrite } from '../events/console-log.js';
+import type { ConsoleLogState, ConsoleView, ConsoleWrite } from '../events/console-log.js';
 import type { KernelEvent, TaskEvent } from '../events/kernel-event.js';
 import { MachineEvents } from '../events/machine-events.js';
 import type { MachineStreams } from '../events/machine-streams.js';
@@ -36,6 +36,7 @@ import { ProgramCache } from './program-cache.js';
 import { RunLoop, type RunLoopState, type RunOptions, type RunOutcome } from './run-loop.js';
 import { spawnWorkload } from './spawn-workload.js';
 
+export type { ConsoleView } from '../events/console-log.js';
 export type { ConsoleWrite } from '../events/machine-events.js';
 export type { RunOptions, RunOutcome } from './run-loop.js';
 
@@ -358,19 +359,12 @@ export class Machine {
     return this.events.console.writes;
   }
 
-  /** Writes to `/dev/console` since boot, dropped ones included. */
-  get consoleWrites(): number {
-    return this.events.console.total;
-  }
-
-  /** The console writes made after the first `n` since boot (those still kept). */
-  consoleSince(n: number): readonly ConsoleWrite[] {
-    return this.events.console.since(n);
-  }
-
-  /** SHA-256 of every console write so far (the state hash's part: constant time, however long). */
-  consoleDigest(): Buffer {
-    return this.events.console.digest();
+  /**
+   * The console log: the writes kept, how many since boot (`total`, dropped ones included), those after
+   * the first `n` (`since(n)`), and the SHA-256 of every write so far (`digest()`, the state hash's part).
+   */
+  get consoleLog(): ConsoleView {
+    return this.events.console;
   }
 
   /**

@@ -220,7 +220,7 @@ export class StateHasher {
     h.update(digests);
     // Step 4: the kernel log (bounded) and the console (its running digest).
     for (const r of m.printk.records()) h.update(`${r.seq}:${r.timestampNs}:${r.level}:${r.cpu}:${r.text}\n`);
-    h.update(m.consoleDigest());
+    h.update(m.consoleLog.digest());
     // Step 5: later writes to the pages read must be recorded again.
     for (const c of m.cpus) c.flushWriteTlb();
     this.lastStats = stats;

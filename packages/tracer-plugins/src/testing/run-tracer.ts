@@ -55,7 +55,7 @@ export async function runTracer(options: RunTracerOptions): Promise<RunTracerRes
   for (const line of options.events ?? []) fs.write('kprobe_events', line, { append: true });
   if ((options.events ?? []).length > 0) fs.write('events/enable', '1');
   host.start(tracer, options.args ?? []);
-  const start = m.consoleWrites;
+  const start = m.consoleLog.total;
   const tasks = (options.run ?? [['hello']]).map((argv) => m.spawn([...argv]));
   const outcome = m.run({ until: () => tasks.every((t) => t.exited) });
   if (outcome.reason !== 'done') throw new Error(`the run ended with ${outcome.reason}`);
@@ -64,8 +64,8 @@ export async function runTracer(options: RunTracerOptions): Promise<RunTracerRes
     .read('trace')
     .split('\n')
     .filter((l) => l !== '' && !l.startsWith('#'));
-  const console = m
-    .consoleSince(start)
+  const console = m.consoleLog
+    .since(start)
     .map((c) => c.text)
     .join('');
   return { report: host.report(tracer), errors: [...host.errors], trace, console };
