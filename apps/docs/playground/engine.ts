@@ -44,7 +44,7 @@ function watch(t: TracedSession): MechanismEvent[] {
     if (timeline.length < TIMELINE_CAP) timeline.push(e);
   };
   t.kprobes.events$.subscribe(keep);
-  t.session.machine.traps$.subscribe(keep);
+  t.session.machine.streams.traps$.subscribe(keep);
   return timeline;
 }
 

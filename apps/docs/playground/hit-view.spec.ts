@@ -8,7 +8,7 @@ function ran(definition: string, optimize: boolean): { t: TracedSession; timelin
   const t = createTracedSession({ bytes: readSampleImage(), name: 'vmlinux' }, 2);
   const timeline: MechanismEvent[] = [];
   t.kprobes.events$.subscribe((e) => timeline.push(e));
-  t.session.machine.traps$.subscribe((e) => timeline.push(e));
+  t.session.machine.streams.traps$.subscribe((e) => timeline.push(e));
   if (!optimize) t.fs.write('/proc/sys/debug/kprobes-optimization', '0\n');
   t.fs.write('kprobe_events', `${definition}\n`, { append: true });
   t.fs.write('events/enable', '1\n');

@@ -244,7 +244,7 @@ describe.skipIf(skipBrowser)('the playground, in Chromium', () => {
     const t = createTracedSession({ bytes: readSampleImage(), name: SAMPLE_IMAGE_PATH.split('/').pop()! }, 2);
     const timeline: MechanismEvent[] = [];
     t.kprobes.events$.subscribe((e) => timeline.push(e));
-    t.session.machine.traps$.subscribe((e) => timeline.push(e));
+    t.session.machine.streams.traps$.subscribe((e) => timeline.push(e));
     t.fs.write('/proc/sys/debug/kprobes-optimization', '0\n');
     t.fs.write('kprobe_events', `${DEFINITION}\n`, { append: true });
     t.fs.write('events/enable', '1\n');

@@ -8,7 +8,7 @@ function watched(definition: string, optimize: boolean) {
   const t = createTracedSession(readKernelImage(undefined, 'trace'), 2);
   const timeline: MechanismEvent[] = [];
   t.kprobes.events$.subscribe((e) => timeline.push(e));
-  t.session.machine.traps$.subscribe((e) => timeline.push(e));
+  t.session.machine.streams.traps$.subscribe((e) => timeline.push(e));
   if (!optimize) applyTracefsWrite(t, KPROBES_OPTIMIZATION, '0\n', false);
   applyTracefsWrite(t, 'kprobe_events', `${definition}\n`, true);
   applyTracefsWrite(t, 'events/enable', '1\n', false);
