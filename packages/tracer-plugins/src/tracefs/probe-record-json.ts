@@ -59,6 +59,28 @@ export interface TraceJsonFormat {
   readonly args: readonly { readonly name: string; readonly type: string; readonly count: number }[];
 }
 
+/** The members every record's line starts with (`event`, `unknown`, `stack`), in this order. */
+export interface TraceJsonRecordHead {
+  readonly timestamp: number;
+  readonly cpu: number;
+  readonly pid: number;
+  readonly comm: string;
+  readonly flags: string;
+}
+
+/** A record's head: its timestamp and CPU, `common_pid`, the task's comm and the latency flags. */
+export function recordHead(ev: RingBufferEvent, comm: string): TraceJsonRecordHead {
+  const v = ev.view;
+  const o = ev.offset;
+  return {
+    timestamp: ev.ts,
+    cpu: ev.cpu,
+    pid: v.getInt32(o + 4, true),
+    comm,
+    flags: tracePrintLatFmt(v.getUint8(o + 2), v.getUint8(o + 3)),
+  };
+}
+
 /** Symbol lookups the JSON records need. */
 export type SymbolLookup = (address: bigint) => KsymLocation | undefined;
 
@@ -110,11 +132,7 @@ export function probeRecordJson(
   for (const a of def.args) args[a.name] = argValue(ev, a, base + a.offset, lookup);
   return {
     type: 'event',
-    timestamp: ev.ts,
-    cpu: ev.cpu,
-    pid: v.getInt32(o + 4, true),
-    comm,
-    flags: tracePrintLatFmt(v.getUint8(o + 2), v.getUint8(o + 3)),
+    ...recordHead(ev, comm),
     id: event.id,
     group: event.group,
     event: event.name,

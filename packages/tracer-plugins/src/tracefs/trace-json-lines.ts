@@ -1,11 +1,11 @@
 import type { RingBufferEvent } from '../ring-buffer/ring-buffer-event.js';
 import { jsonLine } from '../trace-output/json-line.js';
-import { tracePrintLatFmt } from '../trace-output/lat-fmt.js';
 import { traceFindCmdline } from '../trace-output/trace-find-cmdline.js';
 import { KERNEL_STACK_CALLER_OFFSET, KERNEL_STACK_SIZE_OFFSET, TRACE_STACK } from '../triggers/kernel-stack-event.js';
 import {
   probeFormatJson,
   probeRecordJson,
+  recordHead,
   type SymbolLookup,
   type TraceJsonEvent,
   type TraceJsonFormat,
@@ -188,16 +188,7 @@ export class TraceJsonLines {
 }
 
 function unknown(ev: RingBufferEvent, id: number, comm: string): TraceJsonUnknown {
-  const v = ev.view;
-  return {
-    type: 'unknown',
-    timestamp: ev.ts,
-    cpu: ev.cpu,
-    pid: v.getInt32(ev.offset + 4, true),
-    comm,
-    flags: tracePrintLatFmt(v.getUint8(ev.offset + 2), v.getUint8(ev.offset + 3)),
-    id,
-  };
+  return { type: 'unknown', ...recordHead(ev, comm), id };
 }
 
 function stack(ev: RingBufferEvent, comm: string, lookup: SymbolLookup): TraceJsonStack {
@@ -208,13 +199,5 @@ function stack(ev: RingBufferEvent, comm: string, lookup: SymbolLookup): TraceJs
   for (let i = 0; i < n && KERNEL_STACK_CALLER_OFFSET + 8 * i + 8 <= ev.length; i++) {
     frames.push(traceJsonSite(v.getBigUint64(o + KERNEL_STACK_CALLER_OFFSET + 8 * i, true), lookup));
   }
-  return {
-    type: 'stack',
-    timestamp: ev.ts,
-    cpu: ev.cpu,
-    pid: v.getInt32(o + 4, true),
-    comm,
-    flags: tracePrintLatFmt(v.getUint8(o + 2), v.getUint8(o + 3)),
-    frames,
-  };
+  return { type: 'stack', ...recordHead(ev, comm), frames };
 }
