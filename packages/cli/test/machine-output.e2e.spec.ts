@@ -149,7 +149,7 @@ describe('output', () => {
     const args = ['-e', OPEN, '--run', 'cat /etc/motd'];
     const r = int3(['record', '-o', '-', ...args]);
     expect(r.status).toBe(0);
-    expect(r.stdout.startsWith('INT3LOG 3\n')).toBe(true);
+    expect(r.stdout.startsWith('INT3LOG 4\n')).toBe(true);
     expect(r.stderr).toBe(ok(['trace', ...args]));
     const log = join(dir, 'stdout.int3log');
     writeFileSync(log, r.stdout);

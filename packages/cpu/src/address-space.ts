@@ -36,6 +36,11 @@ export class AddressSpace {
    * it already holds records nothing, as the CPU sets a PTE's dirty flag once).
    */
   private softDirty = new Set<number>();
+  /**
+   * Held by a root space (one built without a `kernel`): the spaces over it, itself included, whose
+   * soft-dirty set became non-empty since the last {@link takeDirtySpaces}.
+   */
+  private dirtySpaces: Set<AddressSpace> | undefined;
   /** The space whose upper half this space shares, or null. */
   readonly kernel: AddressSpace | null;
 
@@ -56,7 +61,7 @@ export class AddressSpace {
     for (const a of pages) {
       const owner = this.owner(a);
       owner.pageMap.set(keyOf(a), new Page(flags | 1));
-      owner.softDirty.add(keyOf(a));
+      owner.markSoftDirty(keyOf(a));
     }
   }
 
@@ -79,7 +84,7 @@ export class AddressSpace {
       const page = from.pageMap.get(keyOf(a))!;
       page.shared = true;
       this.pageMap.set(keyOf(a), page);
-      this.softDirty.add(keyOf(a));
+      this.markSoftDirty(keyOf(a));
     }
   }
 
@@ -91,7 +96,7 @@ export class AddressSpace {
       if (page === undefined) continue;
       page.invalidateCode();
       owner.pageMap.delete(keyOf(a));
-      owner.softDirty.add(keyOf(a));
+      owner.markSoftDirty(keyOf(a));
     }
     mappingEpoch.value++;
   }
@@ -303,7 +308,7 @@ export class AddressSpace {
    */
   noteWriteTranslation(lo: number, hi: number, page: Page): void {
     const owner = this.kernel !== null && hi < 0 ? this.kernel : this;
-    owner.softDirty.add(pageKey(lo, hi));
+    owner.markSoftDirty(pageKey(lo, hi));
     if (page.shared) sharedPageWrites.value++;
   }
 
@@ -324,6 +329,19 @@ export class AddressSpace {
     return taken;
   }
 
+  /**
+   * Returns the spaces whose soft-dirty set became non-empty since the last call — of the spaces
+   * built over this one (`new AddressSpace(this)`) and this one itself — and starts a new set, so a
+   * reader of soft-dirty sets visits the spaces that changed, not every space. Only a root space
+   * (built without a `kernel`) keeps this set; on any other it is empty.
+   */
+  takeDirtySpaces(): ReadonlySet<AddressSpace> {
+    const taken = this.dirtySpaces;
+    if (taken === undefined || taken.size === 0) return EMPTY_SPACES;
+    this.dirtySpaces = new Set();
+    return taken;
+  }
+
   /** Every mapped page in ascending address order (this space's lower half, then the shared upper half). */
   *pages(): Iterable<{ address: bigint; flags: number; data: Uint8Array }> {
     const entries = [...this.pageMap.entries()];
@@ -334,8 +352,18 @@ export class AddressSpace {
 
   /** Records a host change to the page at `a`. */
   private noteWrite(a: bigint, page: Page): void {
-    this.owner(a).softDirty.add(keyOf(a));
+    this.owner(a).markSoftDirty(keyOf(a));
     if (page.shared) sharedPageWrites.value++;
+  }
+
+  /** Records page `key` of this space as changed (and this space as dirty with its root). */
+  private markSoftDirty(key: number): void {
+    if (this.softDirty.size === 0) {
+      const root = this.kernel ?? this;
+      root.dirtySpaces ??= new Set();
+      root.dirtySpaces.add(this);
+    }
+    this.softDirty.add(key);
   }
 
   private pageAt(a: bigint): Page | undefined {
@@ -372,6 +400,8 @@ export class AddressSpace {
  * space written through only, so a reader of those sets re-reads every shared page when it changed.
  */
 export const sharedPageWrites = { value: 0 };
+
+const EMPTY_SPACES: ReadonlySet<AddressSpace> = new Set();
 
 function keyOf(a: bigint): number {
   return Number(a >> 12n);

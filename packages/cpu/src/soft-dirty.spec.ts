@@ -56,4 +56,32 @@ describe('AddressSpace.takeSoftDirty', () => {
     expect(sharedPageWrites.value).toBe(before + 1);
     expect(b.readU8(0x1000n)).toBe(1);
   });
+
+  it('should list with the root space the spaces whose soft-dirty set filled, each once until taken', () => {
+    const kernel = new AddressSpace();
+    kernel.map(0xffff888000000000n, 4096, PageFlags.Present | PageFlags.Writable);
+    const a = new AddressSpace(kernel);
+    const b = new AddressSpace(kernel);
+    a.map(0x1000n, 4096, PageFlags.Present | PageFlags.Writable);
+    b.map(0x1000n, 4096, PageFlags.Present | PageFlags.Writable);
+    expect(new Set(kernel.takeDirtySpaces())).toEqual(new Set([kernel, a, b]));
+    expect(kernel.takeDirtySpaces().size).toBe(0);
+    // Still dirty (nobody took a's set): a second write lists nothing new.
+    a.writeU8(0x1000n, 1);
+    expect(kernel.takeDirtySpaces().size).toBe(0);
+    for (const s of [kernel, a, b]) s.takeSoftDirty();
+    a.writeU8(0x1000n, 2);
+    a.writeU8(0x1001n, 3);
+    b.writeU64(0xffff888000000008n, 1n); // the kernel half: the kernel space's page
+    expect([...kernel.takeDirtySpaces()]).toEqual([a, kernel]);
+    expect(a.takeDirtySpaces().size).toBe(0);
+    // A CPU's write translation lists its space too.
+    const { cpu, as } = testMachine([0xc6, 0x07, 0x01]);
+    cpu.setReg(7, TEST_LAYOUT.data);
+    as.takeSoftDirty();
+    as.takeDirtySpaces();
+    cpu.flushWriteTlb();
+    cpu.run(1);
+    expect([...as.takeDirtySpaces()]).toEqual([as]);
+  });
 });

@@ -122,7 +122,7 @@ describe('int3 replay of a crafted log', () => {
 
   it('should read the header exactly: INT3LOG, a space, the version', async () => {
     const body = readFileSync(good, 'utf8').split('\n').slice(1).join('\n');
-    for (const header of ['INT3LOG 0x3', 'INT3LOG 3e0', 'INT3LOG  3', 'INT3LOG 3\r']) {
+    for (const header of ['INT3LOG 0x4', 'INT3LOG 4e0', 'INT3LOG  4', 'INT3LOG 4\r']) {
       const log = join(dir, 'header.int3log');
       writeFileSync(log, `${header}\n${body}`);
       await refusedInProcess(log, /not an int3 log \(header /);

@@ -43,15 +43,15 @@ describe(decodeLog, () => {
   });
 
   it('should read the header exactly as the format says: INT3LOG, one space, the version in decimal', () => {
-    for (const header of ['INT3LOG 0x3', 'INT3LOG 3e0', 'INT3LOG  3', 'INT3LOG 3\r', 'INT3LOG 03', 'INT3LOG 3 ']) {
+    for (const header of ['INT3LOG 0x4', 'INT3LOG 4e0', 'INT3LOG  4', 'INT3LOG 4\r', 'INT3LOG 04', 'INT3LOG 4 ']) {
       expect(() => decodeLog(enc(`${header}\n`), 'x.log'), header).toThrow(/x.log: not an int3 log \(header /);
     }
-    for (const old of [1, 2]) {
+    for (const old of [1, 2, 3]) {
       expect(() => decodeLog(enc(`INT3LOG ${old}\n`), 'x.log')).toThrow(
-        `x.log: log format version ${old} is not supported (this int3 reads version 3; record the run again)`,
+        `x.log: log format version ${old} is not supported (this int3 reads version 4; record the run again)`,
       );
     }
-    expect(decodeLog(enc('INT3LOG 3\n'), 'x.log')).toEqual([]);
+    expect(decodeLog(enc('INT3LOG 4\n'), 'x.log')).toEqual([]);
   });
 
   it('should report JSON nested too deeply for the parser as too deeply nested, not invalid', () => {

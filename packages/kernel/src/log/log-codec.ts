@@ -8,9 +8,11 @@ export const LOG_MAGIC = 'INT3LOG';
  * The log format version this code writes and reads. Version 2 added the `end` entry and the rules of
  * event-log.md §1 (every input followed by its checkpoint, every field checked); version 3 the state
  * hash as a tree of page, group and task digests (event-log.md §2, checkpoint), whose values differ
- * from version 2's. Older logs are refused with a message saying to record them again.
+ * from version 2's; version 4 the tasks of that tree in groups of 64 pids, so that a checkpoint
+ * rehashes the tasks that changed and not a list of every task. Older logs are refused with a
+ * message saying to record them again.
  */
-export const LOG_VERSION = 3;
+export const LOG_VERSION = 4;
 
 /** One entry of a log: a JSON object with a `type`. BigInts are allowed anywhere. */
 export interface LogEntry {

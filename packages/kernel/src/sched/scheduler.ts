@@ -1,7 +1,7 @@
 import type { AddressSpace, Cpu } from '@int3/cpu';
 import { KernelLayout } from '../mm/kernel-layout.js';
 import { RunQueues } from './run-queues.js';
-import type { Task, Wait } from './task.js';
+import type { Task, TaskChanges, Wait } from './task.js';
 import { loadTaskRegs, saveTaskRegs } from './task-regs.js';
 import { captureTask, restoreTask, type TaskSnapshot } from './task-snapshot.js';
 
@@ -27,6 +27,11 @@ export interface SchedulerView {
   anyRunnable(): boolean;
   /** The virtual time of the earliest sleeper's wake-up, if any. */
   nextWakeup(): number | undefined;
+  /**
+   * The tasks that changed what the state hash covers of them, joined or left `tasks` since the last
+   * call (one reader only: the machine's state hasher).
+   */
+  takeChangedTasks(): ReadonlySet<Task>;
 }
 
 /** Everything a {@link Scheduler} knows, copied: tasks with every field, in order (for machine snapshots). */
@@ -60,6 +65,9 @@ export class Scheduler implements SchedulerView {
   readonly needResched: boolean[];
   private readonly waiters = new Map<string, Task[]>();
   private sleepers: Task[] = [];
+  /** Tasks whose hashed fields changed, or that joined or left {@link tasks}, since the last take. */
+  private changed = new Set<Task>();
+  private readonly changes: TaskChanges = { changed: (t) => this.changed.add(t) };
 
   constructor(private readonly host: SchedulerHost) {
     const n = host.cpus.length;
@@ -89,6 +97,7 @@ export class Scheduler implements SchedulerView {
 
   /** Puts back a state from {@link save}: the same task objects, with their saved fields. */
   restore(state: SchedulerState): void {
+    for (const t of this.tasks.values()) this.changed.add(t);
     this.tasks.clear();
     for (const s of state.tasks) this.tasks.set(s.task.pid, restoreTask(s));
     for (const s of state.others) restoreTask(s);
@@ -107,8 +116,21 @@ export class Scheduler implements SchedulerView {
   /** Adds a new runnable task to its CPU's queue. */
   add(task: Task): void {
     this.tasks.set(task.pid, task);
+    task.reportChangesTo(this.changes);
     task.state = 'runnable';
     this.runQueues.enqueue(task);
+  }
+
+  /**
+   * Returns the tasks that may have changed what the state hash covers of them (state, saved
+   * registers, CPU, exit code, address space), joined {@link tasks} or left it, since the last call,
+   * and starts a new set. A task leaves the table only after its state changed (to `dead`), so it is
+   * among them; a restore reports every task of the table before and after.
+   */
+  takeChangedTasks(): ReadonlySet<Task> {
+    const taken = this.changed;
+    if (taken.size > 0) this.changed = new Set();
+    return taken;
   }
 
   /** Puts the next queued task of `cpu` on it; returns it, or undefined when the queue is empty. */

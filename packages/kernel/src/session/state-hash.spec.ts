@@ -6,7 +6,7 @@ import { KernelLayout } from '../mm/kernel-layout.js';
 import { readSampleImage, sampleProgram } from '../sample-image.js';
 import { saveTaskRegs, type TaskRegs } from '../sched/task-regs.js';
 import { Session } from './session.js';
-import { stateHash, stateHasher } from './state-hash.js';
+import { type StateHashStats, stateHash, stateHasher } from './state-hash.js';
 
 /** The state hash as the event log documents it (§2, checkpoint), computed from scratch the plain way. */
 function documentedHash(m: Machine): string {
@@ -47,12 +47,23 @@ function documentedHash(m: Machine): string {
     u64(h, BigInt(m.clock(c)));
     u64(h, BigInt(m.sched.current[c]?.pid ?? -1));
   }
+  /** SHA-256 over each group of 64 pids (u64 index, digest), a group over its tasks (u64 pid, digest). */
+  const taskGroups = new Map<number, Hash>();
   for (const t of [...m.sched.tasks.values()].sort((a, b) => a.pid - b.pid)) {
     const th = sha().update(`${t.pid}:${t.state}:${t.cpu}:${t.exitCode}:`);
     if (t.context) regs(th, t.context);
     th.update(memory(t.mm, (a) => a < KernelLayout.KERNEL_HALF));
-    h.update(th.digest());
+    const g = Math.floor(t.pid / 64);
+    if (!taskGroups.has(g)) taskGroups.set(g, sha());
+    u64(taskGroups.get(g)!, BigInt(t.pid));
+    taskGroups.get(g)!.update(th.digest());
   }
+  const tasks = sha();
+  for (const [g, gh] of taskGroups) {
+    u64(tasks, BigInt(g));
+    tasks.update(gh.digest());
+  }
+  h.update(tasks.digest());
   for (const r of m.printk.records()) h.update(`${r.seq}:${r.timestampNs}:${r.level}:${r.cpu}:${r.text}\n`);
   const console = sha();
   for (const w of m.console) console.update(`${w.at}:${w.cpu}:${w.pid}:${w.text}`);
@@ -131,7 +142,36 @@ describe(stateHasher, () => {
     expect(hashed.slice(80, 120)).toEqual(hashed.slice(40, 80));
     expect(Math.max(...hashed.slice(1))).toBeLessThan(perTask + 16);
     expect(stateHash(s.machine)).toBe(documentedHash(s.machine));
-    expect(stateHasher(s.machine).lastStats).toEqual({ pagesHashed: 0, groupsHashed: 0, tasksHashed: 0 });
+    expect(stateHasher(s.machine).lastStats).toEqual({
+      pagesHashed: 0,
+      groupsHashed: 0,
+      spacesVisited: 1,
+      tasksHashed: 0,
+      taskGroupsHashed: 0,
+    });
+  });
+
+  it('should visit, per checkpoint, the tasks and spaces that changed: as few at the 300th spawn as at the 30th', () => {
+    // A regression test of #13: a checkpoint walked every live task (about 0.5 µs each), so n
+    // spawns cost O(n²). Counted, not timed: what the 30th and the 300th spawn's checkpoints visit.
+    const s = Session.create({ image: readSampleImage(), imageName: 'vmlinux', programs: sampleProgram });
+    const seen: StateHashStats[] = [];
+    for (let i = 0; i < 300; i++) {
+      s.apply({ type: 'input:spawn', argv: ['hello'] });
+      seen.push(stateHasher(s.machine).lastStats);
+    }
+    const at = (n: number) => seen[n - 1];
+    expect(s.machine.sched.tasks.size).toBe(300);
+    // The new task (and its space, the kernel's): nothing of the 299 others.
+    expect(at(300).tasksHashed).toBe(1);
+    expect(at(300).spacesVisited).toBe(at(30).spacesVisited);
+    expect(at(300).spacesVisited).toBeLessThanOrEqual(2);
+    expect(at(300).taskGroupsHashed).toBe(1);
+    expect(stateHash(s.machine)).toBe(documentedHash(s.machine));
+    // A run of them all: each exits and leaves the table (each changed, so each leaves the tree).
+    s.apply({ type: 'input:run', pids: s.spawned.map((t) => t.pid) });
+    expect(s.machine.sched.tasks.size).toBe(0);
+    expect(stateHash(s.machine)).toBe(documentedHash(s.machine));
   });
 
   it('should rehash only the tasks that ran: a run of one task among many hashes that task', () => {
