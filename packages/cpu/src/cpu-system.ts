@@ -5,6 +5,8 @@ import type { Insn } from './insn.js';
 import { Msr } from './msr.js';
 
 const GP0 = ExceptionVector.GeneralProtection;
+/** CR4.FSGSBASE (bit 16): enables rdfsbase and its kin. */
+const CR4_FSGSBASE = 1n << 16n;
 /** RFLAGS bits popf/iret may change at CPL 0 (CF PF AF ZF SF TF IF DF OF NT AC ID). */
 const POPF_MASK = 0x244fd5;
 
@@ -85,6 +87,9 @@ export class CpuSystem extends CpuCore {
 
   writeMsrValue(index: number, v: bigint): void {
     v = BigInt.asUintN(64, v);
+    const base = index >>> 0 === Msr.FS_BASE || index >>> 0 === Msr.GS_BASE || index >>> 0 === Msr.KERNEL_GS_BASE;
+    // A segment base must be canonical (bits 63:47 all equal), as WRMSR checks.
+    if (base && v >> 47n !== 0n && v >> 47n !== 0x1ffffn) throw new CpuFault(GP0, 0);
     switch (index >>> 0) {
       case Msr.EFER:
         this.efer = v;
@@ -138,13 +143,14 @@ export class CpuSystem extends CpuCore {
         this.setArith(0xd5, (this.R[0] >> 8) & 0xd5);
         break;
       case 67 /* Op.Pushf */:
-        this.push(8, this.materialize() & 0xfcffff, 0);
+        // pushfq clears VM and RF in the copy; pushfw pushes FLAGS, the low 16 bits.
+        this.push(i.size, this.materialize() & (i.size === 8 ? 0xfcffff : 0xffff), 0);
         break;
       case 68 /* Op.Popf */:
         {
-          const v = this.peek(8);
-          this.popCommit(8);
-          this.loadFlags(v, POPF_MASK);
+          const v = this.peek(i.size);
+          this.popCommit(i.size);
+          this.loadFlags(v, i.size === 8 ? POPF_MASK : POPF_MASK & 0xffff);
           break;
         }
       case 69 /* Op.Cli */:
@@ -242,11 +248,40 @@ export class CpuSystem extends CpuCore {
         this.privileged();
         this.flushTlb();
         break;
+      case 93 /* Op.RdSegBase */:
+      case 94 /* Op.WrSegBase */:
+        this.segBase(i);
+        break;
       default:
         throw new CpuFault(ExceptionVector.InvalidOpcode, undefined);
     }
     this.next(i);
     return 0;
+  }
+
+  /**
+   * rdfsbase/rdgsbase/wrfsbase/wrgsbase, at any CPL once CR4.FSGSBASE is set (else #UD). The 32-bit
+   * forms read the low half zero-extended and write a zero-extended base; a 64-bit base must be
+   * canonical (else #GP(0)).
+   * @see Intel SDM Vol. 2B (RDFSBASE/RDGSBASE, WRFSBASE/WRGSBASE)
+   */
+  private segBase(i: Insn): void {
+    if (!(this.cr4Value & CR4_FSGSBASE)) throw new CpuFault(ExceptionVector.InvalidOpcode, undefined);
+    const gs = i.cc === 1;
+    if (i.op === 93 /* Op.RdSegBase */) {
+      this.setR(i.dr, i.size, gs ? this.gsLo : this.fsLo, gs ? this.gsHi : this.fsHi);
+      return;
+    }
+    const lo = this.R[i.sr];
+    const hi = i.size === 8 ? this.H[i.sr] : 0;
+    if (hi >> 15 !== 0 && hi >> 15 !== -1) throw new CpuFault(GP0, 0);
+    if (gs) {
+      this.gsLo = lo;
+      this.gsHi = hi;
+    } else {
+      this.fsLo = lo;
+      this.fsHi = hi;
+    }
   }
 
   /** @see Intel SDM Vol. 2A (IRET/IRETD/IRETQ): pops RIP, CS, RFLAGS, RSP, SS. */
@@ -299,7 +334,10 @@ export class CpuSystem extends CpuCore {
     this.setCs((sel + 16) | 3);
   }
 
-  /** A deterministic CPUID: GenuineIntel, long mode, NX, syscall, TSC, CMOV, CX8, BMI1 (tzcnt), LZCNT, POPCNT. */
+  /**
+   * A deterministic CPUID: GenuineIntel, long mode, NX, syscall, TSC, CMOV, CX8, CX16, FSGSBASE,
+   * BMI1 (tzcnt), LZCNT, POPCNT.
+   */
   private cpuid(): void {
     const leaf = this.R[0] >>> 0;
     let a = 0;
@@ -314,9 +352,9 @@ export class CpuSystem extends CpuCore {
     } else if (leaf === 1) {
       a = 0x000906ea;
       b = (this.cpuId & 0xff) << 24;
-      c = 1 << 23;
+      c = (1 << 13) | (1 << 23);
       d = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 15);
-    } else if (leaf === 7 && this.R[1] === 0) b = 1 << 3;
+    } else if (leaf === 7 && this.R[1] === 0) b = (1 << 0) | (1 << 3);
     else if (leaf === 0x80000000) a = 0x80000001;
     else if (leaf === 0x80000001) {
       c = 1 << 5;

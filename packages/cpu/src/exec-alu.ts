@@ -1,4 +1,6 @@
 import type { CpuCore } from './cpu-core.js';
+import { CpuFault } from './cpu-fault.js';
+import { ExceptionVector } from './exception-vector.js';
 import type { Insn } from './insn.js';
 import { sizeMask } from './lazy-flags.js';
 
@@ -191,6 +193,58 @@ export function execExchange(c: CpuCore, i: Insn): void {
     }
     c.setLazy(2 /* LazyOp.Sub */, size, al, ah, dl, dh, rl, rh, 0);
   }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+
+/**
+ * cmpxchg8b m64 / cmpxchg16b m128: compares EDX:EAX / RDX:RAX with the memory operand; equal, ZF=1
+ * and ECX:EBX / RCX:RBX is stored; else ZF=0, the operand is loaded into EDX:EAX / RDX:RAX (as
+ * 32-bit writes for 8b: measured on the host CPU, RAX and RDX are left alone on success) and written
+ * back unchanged (the locked cycle writes either way). cmpxchg16b needs a 16-byte aligned operand.
+ * Only ZF changes.
+ * @see Intel SDM Vol. 2A (CMPXCHG8B/CMPXCHG16B)
+ */
+export function execCmpxchgWide(c: CpuCore, i: Insn): void {
+  const a = c.ea(i);
+  const ah = c.eah;
+  const R = c.R;
+  const H = c.H;
+  let equal: boolean;
+  if (i.size === 8) {
+    const ml = c.rd64(a, ah);
+    const mh = c.vh;
+    equal = ml === R[0] && mh === R[2];
+    if (equal) c.wr64(a, ah, R[3], R[1]);
+    else {
+      c.wr64(a, ah, ml, mh);
+      c.setR(0, 4, ml, 0);
+      c.setR(2, 4, mh, 0);
+    }
+  } else {
+    if ((a & 15) !== 0) throw new CpuFault(ExceptionVector.GeneralProtection, 0);
+    const x = (a >>> 0) + 8;
+    const bl = x | 0;
+    const bh = (ah + (x > 0xffffffff ? 1 : 0)) | 0;
+    const l0 = c.rd64(a, ah);
+    const h0 = c.vh;
+    const l1 = c.rd64(bl, bh);
+    const h1 = c.vh;
+    equal = l0 === R[0] && h0 === H[0] && l1 === R[2] && h1 === H[2];
+    // Aligned, both halves are on one page: the first store faults before anything changed.
+    if (equal) {
+      c.wr64(a, ah, R[3], H[3]);
+      c.wr64(bl, bh, R[1], H[1]);
+    } else {
+      c.wr64(a, ah, l0, h0);
+      c.wr64(bl, bh, l1, h1);
+      R[0] = l0;
+      H[0] = h0;
+      R[2] = l1;
+      H[2] = h1;
+    }
+  }
+  c.setArith(0x40, equal ? 0x40 : 0);
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }

@@ -50,13 +50,17 @@ export function execFlow(c: CpuCore, i: Insn): void {
       return;
     case 42 /* Op.Leave */:
       {
-        const v = c.rd64(c.R[5], c.H[5]);
+        // RSP = RBP, then pop (R)BP: 8 bytes, or 2 into BP with a 66 prefix (the rest of RBP kept).
+        const size = i.size;
+        const v = size === 8 ? c.rd64(c.R[5], c.H[5]) : c.rd16(c.R[5], c.H[5]);
         const h = c.vh;
-        const x = (c.R[5] >>> 0) + 8;
+        const x = (c.R[5] >>> 0) + size;
         c.R[4] = x | 0;
         c.H[4] = (c.H[5] + (x > 0xffffffff ? 1 : 0)) | 0;
-        c.R[5] = v;
-        c.H[5] = h;
+        if (size === 8) {
+          c.R[5] = v;
+          c.H[5] = h;
+        } else c.R[5] = (c.R[5] & ~0xffff) | v;
         break;
       }
     case 43 /* Op.Cbw */:
@@ -75,13 +79,22 @@ export function execFlow(c: CpuCore, i: Insn): void {
     case 89 /* Op.Jrcxz */:
     case 90 /* Op.Loop */:
       {
+        // With a 32-bit address size the count is ECX, written as a 32-bit register (RCX's upper
+        // half cleared: measured on the host CPU) and tested alone.
         let taken: boolean;
         if (i.op === 90 /* Op.Loop */) {
-          const x = (c.R[1] >>> 0) - 1;
-          c.R[1] = x | 0;
-          if (x < 0) c.H[1] = (c.H[1] - 1) | 0;
+          if (i.a32 !== 0) {
+            c.R[1] = (c.R[1] - 1) | 0;
+            c.H[1] = 0;
+          } else {
+            const x = (c.R[1] >>> 0) - 1;
+            c.R[1] = x | 0;
+            if (x < 0) c.H[1] = (c.H[1] - 1) | 0;
+          }
           taken = c.R[1] !== 0 || c.H[1] !== 0;
-        } else taken = c.R[1] === 0 && c.H[1] === 0;
+          // loope / loopne: also ZF = 1 / ZF = 0.
+          if (taken && i.cc !== 0) taken = c.getZF() === (i.cc === 1 ? 1 : 0);
+        } else taken = c.R[1] === 0 && (i.a32 !== 0 || c.H[1] === 0);
         if (taken) {
           c.ripLo = i.tl;
           c.ripHi = i.th;

@@ -1,5 +1,5 @@
 import type { CpuSystem } from './cpu-system.js';
-import { execExchange } from './exec-alu.js';
+import { execCmpxchgWide, execExchange } from './exec-alu.js';
 import { execBitScan, execBitTest } from './exec-bits.js';
 import { execDiv, execImul2, execMul } from './exec-muldiv.js';
 import { execDoubleShift } from './exec-shift.js';
@@ -33,6 +33,9 @@ export function execRare(c: CpuSystem, i: Insn): number {
     case 46 /* Op.Cmpxchg */:
     case 47 /* Op.Xadd */:
       execExchange(c, i);
+      return 0;
+    case 92 /* Op.CmpxchgWide */:
+      execCmpxchgWide(c, i);
       return 0;
     case 48 /* Op.Bswap */:
     case 49 /* Op.Bsf */:

@@ -96,6 +96,12 @@ export const Op = {
   Loop: 90,
   /** add..test with a 32/64-bit register destination and any source (i2 = the ALU op). */
   AluReg: 91,
+  /** cmpxchg8b m64 (size 8) / cmpxchg16b m128 (size 16). */
+  CmpxchgWide: 92,
+  /** rdfsbase / rdgsbase r32/r64 (cc: 0 FS, 1 GS), behind CR4.FSGSBASE. */
+  RdSegBase: 93,
+  /** wrfsbase / wrgsbase r32/r64 (cc: 0 FS, 1 GS), behind CR4.FSGSBASE. */
+  WrSegBase: 94,
 } as const;
 
 /** One op code of {@link Op}. */

@@ -1,4 +1,4 @@
-import { type Instruction, Mnemonic as M, OpKind, Register } from 'iced-x86';
+import { Code, type Instruction, Mnemonic as M, OpKind, Register } from 'iced-x86';
 import { type Insn, MemoryForm, OperandKind } from './insn.js';
 import { Op } from './op.js';
 
@@ -35,12 +35,13 @@ const SHIFT: Partial<Record<number, number>> = {
 };
 const NOARG: Partial<Record<number, number>> = {
   [M.Nop]: Op.Nop,
+  // 0F 0D and 0F 18..1F forms Intel reserves as NOPs (hints): they execute as nop.
+  [M.Reservednop]: Op.Nop,
   [M.Endbr64]: Op.Nop,
   [M.Pause]: Op.Nop,
   [M.Lfence]: Op.Nop,
   [M.Mfence]: Op.Nop,
   [M.Sfence]: Op.Nop,
-  [M.Leave]: Op.Leave,
   [M.Clc]: Op.Clc,
   [M.Stc]: Op.Stc,
   [M.Cmc]: Op.Cmc,
@@ -50,6 +51,9 @@ const NOARG: Partial<Record<number, number>> = {
   [M.Sahf]: Op.Sahf,
   [M.Pushfq]: Op.Pushf,
   [M.Popfq]: Op.Popf,
+  // 66 9C / 66 9D: the low 16 bits of RFLAGS (size 2).
+  [M.Pushf]: Op.Pushf,
+  [M.Popf]: Op.Popf,
   [M.Cli]: Op.Cli,
   [M.Sti]: Op.Sti,
   [M.Hlt]: Op.Hlt,
@@ -107,6 +111,14 @@ const SIMPLE_RM: Partial<Record<number, number>> = {
 const BT: Partial<Record<number, number>> = { [M.Bt]: 0, [M.Bts]: 1, [M.Btr]: 2, [M.Btc]: 3 };
 // MemorySize values: UInt8 Int8 UInt16 Int16 UInt32 Int32 UInt64 Int64 QwordOffset (near indirect branch target).
 const MEM_SIZE: Record<number, number> = { 1: 1, 9: 1, 2: 2, 10: 2, 3: 4, 11: 4, 5: 8, 12: 8, 21: 8 };
+
+/** Jecxz and the loops whose count register is ECX (a 32-bit address size). */
+const ECX_COUNTED = new Set<number>([
+  Code.Jecxz_rel8_64,
+  Code.Loop_rel8_64_ECX,
+  Code.Loope_rel8_64_ECX,
+  Code.Loopne_rel8_64_ECX,
+]);
 
 /** GPR number (0..15, 16..19 = AH..BH) and size of an iced register, or throws Unsupported. */
 function gpr(r: Register): [number, number] {
@@ -244,6 +256,7 @@ function translateTabled(ins: Instruction, insn: Insn, m: M): boolean {
   const noarg = NOARG[m];
   if (noarg !== undefined) {
     insn.op = noarg;
+    if (m === M.Pushf || m === M.Popf) insn.size = 2;
     return true;
   }
   const shift = SHIFT[m];
@@ -350,6 +363,29 @@ function translateOperands(ins: Instruction, insn: Insn): void {
       return;
     case M.Bswap:
       binary(ins, insn, Op.Bswap);
+      // BSWAP of a 16-bit register: "the result is undefined" (SDM) — not an exact encoding.
+      if (insn.size !== 4 && insn.size !== 8) throw UNSUPPORTED;
+      return;
+    case M.Leave:
+      // 66 C9 (Leavew): RSP = RBP, then BP = a 16-bit pop; the stack address size stays 64.
+      insn.op = Op.Leave;
+      insn.size = ins.code === Code.Leavew ? 2 : 8;
+      return;
+    case M.Cmpxchg8b:
+    case M.Cmpxchg16b:
+      insn.op = Op.CmpxchgWide;
+      insn.size = m === M.Cmpxchg8b ? 8 : 16;
+      if (ins.op0Kind !== OpKind.Memory) throw UNSUPPORTED;
+      memory(ins, insn);
+      insn.dk = OperandKind.Mem;
+      return;
+    case M.Rdfsbase:
+    case M.Rdgsbase:
+    case M.Wrfsbase:
+    case M.Wrgsbase:
+      insn.op = m === M.Rdfsbase || m === M.Rdgsbase ? Op.RdSegBase : Op.WrSegBase;
+      insn.cc = m === M.Rdfsbase || m === M.Wrfsbase ? 0 : 1;
+      insn.size = operand(ins, insn, 0, insn.op === Op.RdSegBase);
       return;
     case M.Call:
     case M.Jmp:
@@ -386,8 +422,14 @@ function translateOperands(ins: Instruction, insn: Insn): void {
       return;
     }
     case M.Jrcxz:
+    case M.Jecxz:
     case M.Loop:
-      insn.op = m === M.Jrcxz ? Op.Jrcxz : Op.Loop;
+    case M.Loope:
+    case M.Loopne:
+      // The count register is RCX, or ECX with a 32-bit address size (67: jecxz, a32 loop).
+      insn.op = m === M.Jrcxz || m === M.Jecxz ? Op.Jrcxz : Op.Loop;
+      insn.cc = m === M.Loope ? 1 : m === M.Loopne ? 2 : 0;
+      insn.a32 = ECX_COUNTED.has(ins.code) ? 1 : 0;
       [insn.tl, insn.th] = halves(ins.nearBranchTarget, 8);
       return;
   }
