@@ -27,6 +27,7 @@ export {
 export type { LogSink } from './log/log-sink.js';
 export { type LogEnd, type ValidLog, validateLog } from './log/validate-log.js';
 export { ARG_MAX, checkExecArgs } from './machine/check-exec-args.js';
+export type { StepHook } from './machine/cpu-stepper.js';
 export { GuestCallError, type GuestCallOptions } from './machine/guest-caller.js';
 export {
   HOST_CALL_JUMPED,

@@ -3,6 +3,7 @@ import type { TextPoke } from '../mm/kernel-memory.js';
 import type { SnapshotProvider } from '../snapshot/snapshot-provider.js';
 import type { DieNotifier } from '../traps/die-chain.js';
 import type { PtRegs } from '../traps/pt-regs.js';
+import type { StepHook } from './cpu-stepper.js';
 import type { GuestCallOptions } from './guest-caller.js';
 import type { HostCallHandler, HostGate } from './host-calls.js';
 
@@ -105,7 +106,8 @@ export interface KernelApi {
   registerSnapshotProvider(name: string, provider: SnapshotProvider): () => void;
   /**
    * When set, CPUs run one instruction at a time and this is called with the address of each one
-   * before it runs: an oracle for tests (how often did an instruction execute?), slow by design.
+   * before it runs: an oracle for tests (how often did an instruction execute?), slow by design. A hook
+   * that returns true holds the CPU before that instruction (see {@link StepHook}): a debugger's stop.
    */
-  stepHook: ((cpu: number, rip: bigint) => void) | undefined;
+  stepHook: StepHook | undefined;
 }

@@ -25,7 +25,7 @@ import { DieChain } from '../traps/die-chain.js';
 import { PtRegs } from '../traps/pt-regs.js';
 import { TrapRouter } from '../traps/trap-router.js';
 import { CpuClocks } from './cpu-clocks.js';
-import { CpuStepper } from './cpu-stepper.js';
+import { CpuStepper, type StepHook } from './cpu-stepper.js';
 import { GateDispatcher } from './gate-dispatcher.js';
 import { GuestCaller } from './guest-caller.js';
 import { HostCalls } from './host-calls.js';
@@ -287,7 +287,7 @@ export class Machine {
       get stepHook() {
         return stepper.hook;
       },
-      set stepHook(hook: ((cpu: number, rip: bigint) => void) | undefined) {
+      set stepHook(hook: StepHook | undefined) {
         stepper.hook = hook;
       },
     });

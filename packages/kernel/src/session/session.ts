@@ -321,33 +321,75 @@ export class Session {
     }
     this.originSnapshot();
     const snap = this.snapshots.latestBefore(n) ?? this.snapshots.first()!;
-    this.machine.restore(snap.machine);
-    this.cursor = snap.entries;
-    this.inputs = snap.inputs;
-    this.spawned.length = 0;
-    for (const t of snap.spawned) this.spawned.push(t);
-    this.lastRun = snap.lastRun;
+    this.rerunFrom(snap, () => this.cursor > n, `seek(${n})`);
+    return this.machine;
+  }
+
+  /**
+   * Positions the machine at the first stop point after `from` where `stop` holds, re-running the
+   * recorded inputs as {@link seek} does (every entry checked against the log): `from` is one of
+   * {@link snapshotList}, restored first, or `'here'` to go on from where the machine is (after a seek
+   * or a `seekWhere` that stopped). `stop` is asked at every stop point (after every CPU run and
+   * between inputs) — with a step hook, after every instruction, so a debugger can stop anywhere.
+   * Returns true when `stop` held, false when the log's inputs ran out first (the machine is then at
+   * the end of the log).
+   *
+   * @example
+   * // back to the latest snapshot before CPU 0 retired 5000 instructions, then forward to it
+   * const snap = s.snapshotList().findLast((x) => x.machine.cpus[0].context.retired < 5000)!;
+   * s.seekWhere(snap, () => s.machine.cpus[0].retired >= 5000);
+   */
+  seekWhere(from: SessionSnapshot | 'here', stop: () => boolean): boolean {
+    if (this.closed) throw new KernelError('EINVAL', 'seekWhere() needs an open session (close() stopped journaling)');
+    this.originSnapshot();
+    if (from !== 'here' && !this.snapshots.all().includes(from)) {
+      throw new KernelError('EINVAL', "seekWhere(): the snapshot is not one of this session's");
+    }
+    let held = false;
+    this.rerunFrom(
+      from === 'here' ? undefined : from,
+      () => {
+        held ||= stop();
+        return held;
+      },
+      'seekWhere()',
+    );
+    return held;
+  }
+
+  /** Restores `snap` (or stays where the machine is), then re-runs the log until `stop` holds. */
+  private rerunFrom(snap: SessionSnapshot | undefined, stop: () => boolean, what: string): void {
+    let resume = this.interrupted;
+    if (snap !== undefined) {
+      this.machine.restore(snap.machine);
+      this.cursor = snap.entries;
+      this.inputs = snap.inputs;
+      this.spawned.length = 0;
+      for (const t of snap.spawned) this.spawned.push(t);
+      this.lastRun = snap.lastRun;
+      resume = snap.resume;
+    }
+    const fromEntries = this.cursor;
     this.interrupted = undefined;
     this.divergedAt = undefined;
     const retired = () => this.machine.cpus.reduce((sum, c) => sum + c.retired, 0);
     const before = retired();
     this.seeking = true;
-    this.stop = () => this.cursor > n;
+    this.stop = stop;
     try {
-      this.rerun(snap.resume);
+      this.rerun(resume);
     } finally {
       this.seeking = false;
       this.stop = undefined;
     }
     this.lastSeek = Object.freeze({
-      fromEntries: snap.entries,
+      fromEntries,
       position: this.cursor,
       instructions: retired() - before,
     });
     if (this.divergedAt !== undefined) {
-      throw new KernelError('BAD_LOG', `seek(${n}): the re-run diverged from the log at entry ${this.divergedAt}`);
+      throw new KernelError('BAD_LOG', `${what}: the re-run diverged from the log at entry ${this.divergedAt}`);
     }
-    return this.machine;
   }
 
   /** Log entries produced on the machine's timeline (after a {@link seek}: fewer than in the log). */

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { KernelError } from '../kernel-error.js';
+import { readSampleImage, sampleProgram } from '../sample-image.js';
+import { Session } from './session.js';
+import { stateHash } from './state-hash.js';
+
+const image = readSampleImage();
+const base = { image, imageName: 'vmlinux', programs: sampleProgram };
+
+/** A run long enough for periodic snapshots inside its `input:run`. */
+function record(): Session {
+  const s = Session.create({ ...base, cpus: 2, snapshotEveryNs: 20_000 });
+  s.runWorkloads([
+    ['cat', '/etc/motd'],
+    ['spin', '30000'],
+  ]);
+  return s;
+}
+
+const lastCheckpointHash = (s: Session) => s.log().findLast((e) => e.type === 'checkpoint')?.hash;
+
+/** Holds CPU `cpu` once, right before it retires its instruction number `n`; `held` tells when it did. */
+function holdBefore(s: Session, cpu: number, n: number) {
+  const state = { armed: true, held: false, rip: 0n };
+  s.machine.kernel.stepHook = (c, rip) => {
+    if (!state.armed || c !== cpu || s.machine.cpus[cpu].retired !== n) return false;
+    state.armed = false;
+    state.held = true;
+    state.rip = rip;
+    return true;
+  };
+  const stop = () => {
+    const h = state.held;
+    state.held = false;
+    return h;
+  };
+  return { state, stop };
+}
+
+describe('Session.seekWhere', () => {
+  it('should stop right before the instruction a step hook holds, and go on from there as if it never stopped', () => {
+    const s = record();
+    const end = lastCheckpointHash(s);
+    const snaps = s.snapshotList();
+    expect(snaps.length).toBeGreaterThan(4);
+    // Deep in the run, after the third snapshot, on the CPU that runs spin.
+    const target = snaps[3].machine.cpus[1].context.retired + 1234;
+    const { state, stop } = holdBefore(s, 1, target);
+    const from = snaps.findLast((x) => x.machine.cpus[1].context.retired < target)!;
+    expect(from).toBe(snaps[3]);
+    expect(s.seekWhere(from, stop)).toBe(true);
+    expect(s.machine.cpus[1].retired).toBe(target);
+    expect(s.machine.cpus[1].rip).toBe(state.rip);
+    const there = stateHash(s.machine);
+    // Going on from here reaches the recorded end; seeking there again reaches the same state.
+    expect(s.seekWhere('here', () => false)).toBe(false);
+    s.machine.kernel.stepHook = undefined;
+    expect(s.hash()).toBe(end);
+    const again = holdBefore(s, 1, target);
+    expect(s.seekWhere(s.snapshotList()[0], again.stop)).toBe(true);
+    expect(stateHash(s.machine)).toBe(there);
+    s.machine.kernel.stepHook = undefined;
+  });
+
+  it('should run to the end of the log when the stop never holds', () => {
+    const s = record();
+    expect(s.seekWhere(s.snapshotList()[1], () => false)).toBe(false);
+    expect(s.position).toBe(s.log().length);
+    expect(s.hash()).toBe(lastCheckpointHash(s));
+  });
+
+  it("should refuse a snapshot that is not the session's", () => {
+    const a = record();
+    const b = record();
+    expect(() => a.seekWhere(b.snapshotList()[0], () => true)).toThrow(KernelError);
+  });
+});
