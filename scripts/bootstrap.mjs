@@ -93,6 +93,7 @@ switch (command) {
     must(biome, ['check', '.'], 'lint (biome check)');
     must(tsc, ['-b'], 'typecheck and build (tsc -b)');
     ensureChromium();
+    ensureGdb();
     const status = run(turbo, ['run', 'test', '--output-logs=errors-only', '--continue', ...rest]);
     process.exit(reportTotals(status));
     break;
@@ -137,6 +138,20 @@ function ensureChromium() {
   const apt = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'ignore', 'inherit'] };
   if (run('apt-get', ['update'], apt) !== 0 || run('apt-get', ['install', '-y', 'chromium'], apt) !== 0) {
     console.error('bootstrap: apt-get install chromium failed; the browser tests will say so');
+  }
+}
+
+/**
+ * The gdb stub's tests drive Debian's gdb. When none is on PATH and this runs as root with apt,
+ * install it; otherwise the tests themselves fail (CI=true) or skip saying why.
+ */
+function ensureGdb() {
+  if (onPath('gdb')) return;
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) return;
+  console.error("bootstrap: installing Debian's gdb for the gdb stub's tests (apt-get)");
+  const apt = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'ignore', 'inherit'] };
+  if (run('apt-get', ['update'], apt) !== 0 || run('apt-get', ['install', '-y', 'gdb'], apt) !== 0) {
+    console.error('bootstrap: apt-get install gdb failed; the gdb tests will say so');
   }
 }
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
+import { replayGdb } from '../gdb/replay-gdb.js';
 import { describeMachineAt } from '../inspect/describe-machine-at.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { globalOptions } from '../runtime/global-options.js';
@@ -56,6 +57,7 @@ interface ReplayOptions extends TraceOptions {
   readonly at?: string;
   readonly bpftrace?: string;
   readonly allowIncomplete?: boolean;
+  readonly gdb?: string;
 }
 
 /** The largest log `replay` reads. */
@@ -73,6 +75,10 @@ export function registerReplayCommand(program: Command): void {
     .addOption(CommonOptions.image('the kernel image the log was recorded with (default: the sample kernel)'))
     .option('--at <event#>', 'stop right after this event of the log and show registers, task and code')
     .option('--allow-incomplete', 'replay a log without its end record (cut off) up to its last whole input')
+    .option(
+      '--gdb <[host:]port>',
+      'serve gdb (target remote :PORT) on the recorded run, forwards and backwards (reverse-stepi, reverse-continue)',
+    )
     .option(
       '--bpftrace <program>',
       "run a bpftrace program over the recorded run, retroactively: its output is the live run's (int3 bpftrace)",
@@ -95,6 +101,25 @@ export function registerReplayCommand(program: Command): void {
         environmentOf(cmd).writeErr(
           `int3: ${incompleteLogMessage(valid, logPath)}: replaying up to there (--allow-incomplete)\n`,
         );
+      }
+      if (options.gdb !== undefined) {
+        const g = globalOptions(cmd);
+        const added =
+          plan.definitions.length > 0 ||
+          plan.filters.length > 0 ||
+          plan.triggers.length > 0 ||
+          options.bpftrace !== undefined ||
+          options.at !== undefined;
+        if (added || g.plugins.length > 0 || g.tracers.length > 0) {
+          throw new CliError(
+            'usage',
+            '--gdb serves the recorded run: it takes no --at, -e, --filter, --trigger, --bpftrace, --plugin or --tracer',
+            'replay',
+          );
+        }
+        const writeErr = environmentOf(cmd).writeErr;
+        await replayGdb({ log, logPath, valid, image, imagePath: options.image, writeErr }, options.gdb);
+        return;
       }
       if (options.at !== undefined) {
         const g = globalOptions(cmd);

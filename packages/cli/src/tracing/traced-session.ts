@@ -92,6 +92,10 @@ export interface TracedSessionOptions {
   readonly allowIncomplete?: boolean;
   /** The command whose `--help` a boot error points at. */
   readonly command?: string;
+  /** Least virtual time between two session snapshots (`SessionOptions.snapshotEveryNs`); a debugger's seeks re-run at most that much. */
+  readonly snapshotEveryNs?: number;
+  /** Most snapshots kept (`SessionOptions.maxSnapshots`). */
+  readonly maxSnapshots?: number;
 }
 
 /** The module name of a linked image: its file name without extension, as a C identifier. */
@@ -190,6 +194,8 @@ export function replayTracedSession(
       stopAfterEntry,
       recordEvents: options.recordEvents ?? true,
       allowIncomplete: options.allowIncomplete,
+      ...(options.snapshotEveryNs === undefined ? {} : { snapshotEveryNs: options.snapshotEveryNs }),
+      ...(options.maxSnapshots === undefined ? {} : { maxSnapshots: options.maxSnapshots }),
       before: (session) => {
         traced = attach(session);
       },

@@ -1,0 +1,65 @@
+import { createServer, type Socket } from 'node:net';
+import type { GdbListenAddress } from './gdb-listen-address.js';
+import { GdbStub, type StubEnd } from './protocol/gdb-stub.js';
+import type { GdbTarget } from './protocol/gdb-target.js';
+
+/** How a gdb session is served. */
+export interface ServeGdbOptions {
+  readonly address: GdbListenAddress;
+  readonly target: GdbTarget;
+  /** Called once the server listens, with the port (the one chosen for port 0). */
+  readonly listening: (port: number) => void;
+}
+
+/** Why serving could not start: the address is in use, not local, … (a user's mistake). */
+export class GdbListenError extends Error {}
+
+/**
+ * Listens for gdb on `address` and serves one gdb at a time with a {@link GdbStub} over `target`,
+ * until a gdb detaches (`D`) or kills (`k`); a connection that drops without either lets the next
+ * gdb connect. Resolves with how the session ended.
+ */
+export function serveGdb(options: ServeGdbOptions): Promise<StubEnd> {
+  return new Promise<StubEnd>((resolve, reject) => {
+    let busy: Socket | undefined;
+    const server = createServer((socket) => {
+      if (busy) {
+        socket.end();
+        return;
+      }
+      busy = socket;
+      socket.setNoDelay(true);
+      const stub = new GdbStub(options.target, {
+        write: (data) => socket.write(data, 'latin1'),
+        end: (how) => {
+          socket.end();
+          server.close();
+          resolve(how);
+        },
+        fail: (error) => {
+          socket.destroy();
+          server.close();
+          reject(error);
+        },
+      });
+      socket.on('data', (chunk) => stub.receive(chunk));
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => {
+        if (busy === socket) busy = undefined;
+      });
+    });
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the address is in use'
+          : error.code === 'EADDRNOTAVAIL'
+            ? 'no such local address'
+            : error.message;
+      reject(new GdbListenError(`cannot listen on ${options.address.host}:${options.address.port}: ${why}`));
+    });
+    server.listen(options.address.port, options.address.host, () => {
+      const a = server.address();
+      options.listening(typeof a === 'object' && a !== null ? a.port : options.address.port);
+    });
+  });
+}

@@ -1,0 +1,88 @@
+import { relative } from 'node:path';
+import { KernelError, SAMPLE_IMAGE_PATH, type ValidLog } from '@int3/kernel';
+import { CliError } from '../cli-error.js';
+import { escapeControls } from '../runtime/escape-controls.js';
+import { type KernelImageFile, replayTracedSession } from '../tracing/traced-session.js';
+import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
+import { GdbListenError, serveGdb } from './gdb-server.js';
+import { ReplayTarget } from './replay/replay-target.js';
+
+/**
+ * Least virtual time between two snapshots of a run under gdb: 100 µs, about 10⁵ instructions per
+ * CPU. A reverse step or a seek re-executes at most that much (one instruction at a time, with the
+ * step hook), until the run is long enough to hold {@link GDB_MAX_SNAPSHOTS}; then the spacing doubles.
+ */
+export const GDB_SNAPSHOT_EVERY_NS = 100_000;
+/** Most snapshots a run under gdb keeps (pages are shared between snapshots). */
+export const GDB_MAX_SNAPSHOTS = 4096;
+
+/** What `replay --gdb` needs of its command. */
+export interface ReplayGdbContext {
+  readonly log: Uint8Array;
+  readonly logPath: string;
+  readonly valid: ValidLog;
+  readonly image: KernelImageFile;
+  /** The path of the image as the user names it (for the printed gdb command). */
+  readonly imagePath: string | undefined;
+  readonly writeErr: (text: string) => void;
+}
+
+/** Parses `--gdb`'s value, or a usage error naming it. */
+export function gdbAddressOption(text: string, command: string) {
+  const address = parseGdbListenAddress(text);
+  if (!address) {
+    throw new CliError(
+      'usage',
+      `bad --gdb '${escapeControls(text)}': expected [HOST:]PORT, such as 1234 or 127.0.0.1:1234`,
+      command,
+    );
+  }
+  return address;
+}
+
+/**
+ * `int3 replay LOG --gdb [HOST:]PORT`: replays the whole log once (every state hash checked, the
+ * snapshots taken), goes back to the first instruction of the first workload and serves gdb there,
+ * forwards and backwards, until it detaches or kills.
+ */
+export async function replayGdb(c: ReplayGdbContext, addressText: string): Promise<void> {
+  const address = gdbAddressOption(addressText, 'replay');
+  const traced = replayTracedSession(c.log, c.logPath, c.image, -1, {
+    allowIncomplete: true,
+    snapshotEveryNs: GDB_SNAPSHOT_EVERY_NS,
+    maxSnapshots: GDB_MAX_SNAPSHOTS,
+  });
+  const s = traced.session;
+  let target: ReplayTarget;
+  try {
+    s.expectLog(c.valid.entries);
+    for (let e = 0; e < c.valid.replayable; e++) {
+      const entry = c.valid.entries[e];
+      if (!entry.type.startsWith('input:')) continue;
+      s.apply(entry);
+      s.verifyReplayed(c.logPath);
+    }
+    target = new ReplayTarget(traced, c.valid.entries);
+  } catch (error) {
+    if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
+    throw error;
+  }
+  if (!isLoopback(address.host)) {
+    c.writeErr(`int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can read the run\n`);
+  }
+  const image = c.imagePath ?? relative(process.cwd(), SAMPLE_IMAGE_PATH);
+  try {
+    await serveGdb({
+      address,
+      target,
+      listening: (port) =>
+        c.writeErr(
+          `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction; connect with:\n  gdb ${image} -ex 'target remote ${isLoopback(address.host) ? '' : address.host}:${port}'\n`,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof GdbListenError) throw new CliError('usage', error.message, 'replay');
+    if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
+    throw error;
+  }
+}

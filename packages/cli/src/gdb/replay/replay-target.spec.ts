@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createTracedSession, readKernelImage, replayTracedSession } from '../../tracing/traced-session.js';
+import { amd64RegisterNumber } from '../protocol/amd64-registers.js';
+import { BreakpointType, TargetRefusal } from '../protocol/gdb-target.js';
+import { ReplayTarget } from './replay-target.js';
+
+const image = readKernelImage(undefined, 'replay');
+const RIP = amd64RegisterNumber('rip');
+
+/** A recorded run of `argvs`, replayed whole with snapshots every `everyNs`, under a ReplayTarget. */
+function target(argvs: string[][], everyNs: number): ReplayTarget {
+  const rec = createTracedSession(image, 2, { recordEvents: true });
+  rec.session.runWorkloads(argvs);
+  rec.session.end();
+  const log = new TextEncoder().encode(rec.session.text());
+  const traced = replayTracedSession(log, 'run.int3log', image, -1, { snapshotEveryNs: everyNs });
+  const entries = rec.session.log();
+  for (const e of entries) if (e.type.startsWith('input:')) traced.session.apply(e);
+  return new ReplayTarget(traced, entries);
+}
+
+const step = (t: ReplayTarget, thread: number, direction: 'forward' | 'reverse') =>
+  t.resume({ action: 'step', direction, thread });
+
+describe(ReplayTarget, () => {
+  it('should start before the first instruction of the workload, with no history before it', async () => {
+    const t = target([['cat', '/etc/motd']], 100_000);
+    const start = t.stopEvent();
+    expect(start).toEqual({ kind: 'stopped', thread: 1 });
+    expect(t.readRegisters(1)[RIP]).toBe(0x4010acn);
+    expect(await step(t, 1, 'reverse')).toEqual({
+      kind: 'stopped',
+      thread: 1,
+      reason: { type: 'replaylog', which: 'begin' },
+    });
+    expect(t.readRegisters(1)[RIP]).toBe(0x4010acn);
+  });
+
+  it('should step back to every register of every instruction it stepped over, across snapshots', async () => {
+    // Snapshots every 2 µs: 300 steps of spin cross many of them.
+    const t = target([['spin', '2000']], 2_000);
+    const thread = (t.stopEvent() as { thread: number }).thread;
+    const seen: (readonly bigint[])[] = [t.readRegisters(thread)];
+    for (let i = 0; i < 300; i++) {
+      await step(t, thread, 'forward');
+      seen.push(t.readRegisters(thread));
+    }
+    expect(new Set(seen.map((r) => r[RIP])).size).toBeGreaterThan(3);
+    for (let i = 299; i >= 0; i--) {
+      expect(await step(t, thread, 'reverse')).toEqual({ kind: 'stopped', thread });
+      expect(t.readRegisters(thread)).toEqual(seen[i]);
+    }
+  });
+
+  it('should continue to a breakpoint and back to the hit before, never writing guest memory', async () => {
+    const t = target([['cat', '/etc/motd']], 100_000);
+    const vfsRead = 0xffffffff81002320n;
+    const before = t.readMemory(1, vfsRead, 16);
+    expect(t.insertBreakpoint(BreakpointType.Software, vfsRead, 1)).toBe(true);
+    expect(t.readMemory(1, vfsRead, 16)).toEqual(before);
+    const hits: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const stop = await t.resume({ action: 'continue', direction: 'forward', thread: 1 });
+      expect(stop).toEqual({ kind: 'stopped', thread: 1, reason: { type: 'swbreak' } });
+      expect(t.readRegisters(1)[RIP]).toBe(vfsRead);
+      hits.push(t.monitor('info'));
+    }
+    expect(hits[1]).not.toBe(hits[0]);
+    expect(await t.resume({ action: 'continue', direction: 'reverse', thread: 1 })).toEqual({
+      kind: 'stopped',
+      thread: 1,
+      reason: { type: 'swbreak' },
+    });
+    expect(t.monitor('info')).toBe(hits[0]);
+    expect(await t.resume({ action: 'continue', direction: 'reverse', thread: 1 })).toMatchObject({
+      reason: { type: 'replaylog', which: 'begin' },
+    });
+    t.removeBreakpoint(BreakpointType.Software, vfsRead, 1);
+    expect(await t.resume({ action: 'continue', direction: 'forward', thread: 1 })).toMatchObject({
+      reason: { type: 'replaylog', which: 'end' },
+    });
+    expect(t.takeOutput()).toMatch(/^int3: the recorded run ends here/);
+  });
+
+  it('should refuse writes, and unknown monitor commands', () => {
+    const t = target([['cat', '/etc/motd']], 100_000);
+    expect(() => t.writeRegister()).toThrow(TargetRefusal);
+    expect(() => t.writeMemory()).toThrow(TargetRefusal);
+    expect(() => t.monitor('frobnicate')).toThrow(/unknown monitor command 'frobnicate'/);
+    expect(() => t.monitor('event 999')).toThrow(/N from 0 to/);
+    expect(t.insertBreakpoint(BreakpointType.ReadWatch, 0x1000n, 8)).toBe(false);
+  });
+});

@@ -1,0 +1,258 @@
+import type { LogEntry } from '@int3/kernel';
+import { escapeControls } from '../../runtime/escape-controls.js';
+import type { TracedSession } from '../../tracing/traced-session.js';
+import {
+  BreakpointType,
+  type GdbTarget,
+  type ResumeRequest,
+  type StopEvent,
+  TargetRefusal,
+} from '../protocol/gdb-target.js';
+import { cpuRegisters } from './machine-registers.js';
+import type { TimelinePosition } from './step-probe.js';
+import { type PositionMatcher, type TimelinePoint, TimeTravel } from './time-travel.js';
+import { WatchedBytes, type WriteWatch } from './watched-bytes.js';
+
+/** Positions a forward run passes between two looks at the host clock (for Ctrl-C). */
+const YIELD_EVERY_POSITIONS = 1 << 16;
+/** Host milliseconds a forward run goes on before it yields to the event loop. */
+const YIELD_EVERY_MS = 50;
+
+const REPLAY_IS_READ_ONLY = 'a replay cannot be changed: it would no longer be the recorded run (as rr refuses)';
+
+/**
+ * A recorded run under gdb: every instruction boundary of it is reachable forwards and backwards
+ * ({@link TimeTravel}); registers and memory are read-only; breakpoints and write watchpoints are
+ * checked at every instruction as the run is re-executed, so guest memory and virtual time never
+ * change. Memory reads show the original bytes under armed kprobes (`__recover_probed_insn`).
+ */
+export class ReplayTarget implements GdbTarget {
+  readonly threads: number;
+  private readonly travel: TimeTravel;
+  private readonly breakpoints = new Set<bigint>();
+  private readonly writeWatches: WriteWatch[] = [];
+  private watched: WatchedBytes | undefined;
+  private stop: StopEvent;
+  private interrupted = false;
+  private output = '';
+
+  constructor(
+    private readonly traced: TracedSession,
+    /** The recorded log (for `monitor info` and `monitor event`). */
+    private readonly log: readonly LogEntry[],
+  ) {
+    const machine = traced.session.machine;
+    this.threads = machine.cpus.length;
+    this.travel = new TimeTravel(traced.session);
+    const at = this.travel.start();
+    this.stop = at === 'end' ? this.endStop() : { kind: 'stopped', thread: at.cpu + 1 };
+  }
+
+  stopEvent(): StopEvent {
+    return this.stop;
+  }
+
+  /** Text for gdb's console that the last resume produced (sent as `O` packets before its stop). */
+  takeOutput(): string {
+    const out = this.output;
+    this.output = '';
+    return out;
+  }
+
+  readRegisters(thread: number): readonly bigint[] {
+    return cpuRegisters(this.cpu(thread));
+  }
+
+  writeRegister(): void {
+    throw new TargetRefusal(1, REPLAY_IS_READ_ONLY);
+  }
+
+  readMemory(thread: number, address: bigint, length: number): Uint8Array {
+    const space = this.cpu(thread).addressSpace;
+    let n = 0;
+    while (n < length && address + BigInt(n) < 1n << 64n && space.isMapped(address + BigInt(n))) n++;
+    if (n === 0) return new Uint8Array(0);
+    const bytes = space.read(address, n).slice();
+    this.traced.kprobes.recoverProbedInstruction(address, bytes);
+    return bytes;
+  }
+
+  writeMemory(): void {
+    throw new TargetRefusal(1, REPLAY_IS_READ_ONLY);
+  }
+
+  insertBreakpoint(type: BreakpointType, address: bigint, length: number): boolean {
+    if (type === BreakpointType.Software || type === BreakpointType.Hardware) {
+      this.breakpoints.add(address);
+      return true;
+    }
+    if (type !== BreakpointType.WriteWatch) return false;
+    if (!this.writeWatches.some((w) => w.address === address && w.length === length)) {
+      this.writeWatches.push({ address, length });
+    }
+    this.watched = undefined;
+    return true;
+  }
+
+  removeBreakpoint(type: BreakpointType, address: bigint, length: number): boolean {
+    if (type === BreakpointType.Software || type === BreakpointType.Hardware) {
+      this.breakpoints.delete(address);
+      return true;
+    }
+    if (type !== BreakpointType.WriteWatch) return false;
+    const i = this.writeWatches.findIndex((w) => w.address === address && w.length === length);
+    if (i >= 0) this.writeWatches.splice(i, 1);
+    this.watched = undefined;
+    return true;
+  }
+
+  threadInfo(thread: number): string {
+    const task = this.traced.session.machine.sched.current[thread - 1];
+    const who = task ? `${escapeControls(task.comm)} (pid ${task.pid})` : 'idle';
+    return `CPU ${thread - 1}: ${who}`;
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+  }
+
+  async resume(request: ResumeRequest): Promise<StopEvent> {
+    this.interrupted = false;
+    this.stop = request.direction === 'forward' ? await this.forward(request) : this.reverse(request);
+    return this.stop;
+  }
+
+  monitor(command: string): string {
+    const [verb, ...args] = command.trim().split(/\s+/);
+    if (verb === 'info') return this.describe();
+    if (verb === 'event') return this.seekEvent(args[0]);
+    if (verb === 'help' || verb === '') {
+      return 'int3 monitor commands:\n  info      virtual time, log event, tasks\n  event N   go to event N of the log\n';
+    }
+    throw new TargetRefusal(22, `unknown monitor command '${escapeControls(verb)}' (monitor help lists them)`);
+  }
+
+  private cpu(thread: number) {
+    return this.traced.session.machine.cpus[thread - 1];
+  }
+
+  /** The watched bytes of the write watchpoints, read now (undefined without any). */
+  private watchNow(): WatchedBytes | undefined {
+    if (this.writeWatches.length === 0) return undefined;
+    this.watched ??= new WatchedBytes(this.traced.session.machine.space, [...this.writeWatches]);
+    this.watched.refresh();
+    return this.watched;
+  }
+
+  private async forward(request: ResumeRequest): Promise<StopEvent> {
+    const bps = this.breakpoints;
+    const stepCpu = request.action === 'step' ? request.thread - 1 : -1;
+    let watch: WriteWatch | undefined;
+    let yielded = false;
+    for (;;) {
+      const watched = this.watchNow();
+      let count = 0;
+      const deadline = performance.now() + YIELD_EVERY_MS;
+      yielded = false;
+      const at = this.travel.forward((cpu, rip) => {
+        if (watched !== undefined) {
+          watch = watched.changed();
+          if (watch !== undefined) return true;
+        }
+        if (cpu === stepCpu || bps.has(rip)) return true;
+        if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
+        return yielded;
+      });
+      if (at === 'end') return this.endStop();
+      if (!yielded) return this.stopAt(at, watch);
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.interrupted) return { kind: 'stopped', thread: at.cpu + 1, signal: 2 };
+    }
+  }
+
+  private reverse(request: ResumeRequest): StopEvent {
+    const bps = this.breakpoints;
+    const stepCpu = request.action === 'step' ? request.thread - 1 : -1;
+    const space = this.traced.session.machine.space;
+    const watches = [...this.writeWatches];
+    let watchHit: WriteWatch | undefined;
+    const matcher = (): PositionMatcher => {
+      if (stepCpu >= 0) return (cpu) => cpu === stepCpu;
+      // A watched store shows at the position after it: the candidate is the one before.
+      let watched: WatchedBytes | undefined;
+      let previous: TimelinePosition | undefined;
+      return (cpu, rip, retired, repeat) => {
+        let m: boolean | TimelinePosition = bps.has(rip);
+        if (watches.length > 0) {
+          if (watched === undefined) watched = new WatchedBytes(space, watches);
+          else {
+            const hit = watched.changed();
+            if (hit !== undefined && previous !== undefined) {
+              m = previous;
+              watchHit = hit;
+            }
+          }
+          previous = { retired, cpu, rip, repeat };
+        }
+        return m;
+      };
+    };
+    const found = this.travel.lastBefore(matcher);
+    if (found === undefined) {
+      const begin = this.travel.begin;
+      if (begin === undefined) return this.endStop();
+      this.travel.seek(begin);
+      return { kind: 'stopped', thread: begin.cpu + 1, reason: { type: 'replaylog', which: 'begin' } };
+    }
+    this.travel.seek(found);
+    if (stepCpu >= 0) return { kind: 'stopped', thread: found.cpu + 1 };
+    if (bps.has(found.rip)) return { kind: 'stopped', thread: found.cpu + 1, reason: { type: 'swbreak' } };
+    return {
+      kind: 'stopped',
+      thread: found.cpu + 1,
+      ...(watchHit ? { reason: { type: 'watch' as const, address: watchHit.address } } : {}),
+    };
+  }
+
+  private stopAt(at: TimelinePosition, watch: WriteWatch | undefined): StopEvent {
+    const thread = at.cpu + 1;
+    if (watch !== undefined) return { kind: 'stopped', thread, reason: { type: 'watch', address: watch.address } };
+    if (this.breakpoints.has(at.rip)) return { kind: 'stopped', thread, reason: { type: 'swbreak' } };
+    return { kind: 'stopped', thread };
+  }
+
+  private endStop(): StopEvent {
+    const s = this.traced.session;
+    this.output += `int3: the recorded run ends here (event ${s.position - 1} of ${this.log.length - 1}): reverse-continue or reverse-stepi go back\n`;
+    return { kind: 'stopped', thread: 1, reason: { type: 'replaylog', which: 'end' } };
+  }
+
+  private describe(): string {
+    const s = this.traced.session;
+    const m = s.machine;
+    const here: TimelinePoint = this.travel.here;
+    const lines = [
+      `virtual time: ${m.cpus.map((_, c) => `cpu${c} ${m.clock(c)} ns`).join(', ')}`,
+      `log: after event ${s.position - 1} of ${this.log.length - 1}${here === 'end' ? ' (the end of the run)' : ''}`,
+      `instructions retired: ${m.cpus.map((c) => c.retired).reduce((a, b) => a + b, 0)}`,
+      'tasks:',
+      ...[...m.sched.tasks.values()].map(
+        (t) =>
+          `  ${t.pid} ${escapeControls(t.comm)} ${t.state}${m.sched.current.indexOf(t) >= 0 ? ` on cpu${m.sched.current.indexOf(t)}` : ''}`,
+      ),
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+
+  private seekEvent(arg: string | undefined): string {
+    const n = Number(arg);
+    if (arg === undefined || !/^\d+$/.test(arg) || n >= this.log.length) {
+      throw new TargetRefusal(22, `monitor event N: N from 0 to ${this.log.length - 1}`);
+    }
+    this.stop =
+      this.travel.toEvent(n) === 'end'
+        ? this.endStop()
+        : { kind: 'stopped', thread: (this.travel.here as TimelinePosition).cpu + 1 };
+    return `at the first instruction after event ${n}: ${this.log[n].type}\n`;
+  }
+}

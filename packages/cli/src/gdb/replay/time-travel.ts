@@ -1,0 +1,153 @@
+import type { Session, SessionSnapshot } from '@int3/kernel';
+import { isPosition, type PositionVisitor, StepProbe, type TimelinePosition } from './step-probe.js';
+
+/** Where the machine is: at a position, or past the log's last input. */
+export type TimelinePoint = TimelinePosition | 'end';
+
+/**
+ * What a reverse search looks for at each position: true marks this position a candidate, a position
+ * marks that one (an earlier one: a watchpoint's store is seen one position late); the last wins.
+ */
+export type PositionMatcher = (cpu: number, rip: bigint, retired: number, repeat: number) => boolean | TimelinePosition;
+
+/**
+ * Moves a replaying session's machine along its recorded run, to any instruction boundary, forwards
+ * and backwards, by restoring the session's snapshots and re-running the log deterministically (as
+ * QEMU's record/replay debugging and rr do). Every re-run is checked against the log by the session.
+ *
+ * - forwards: from where the machine is, until a visitor says stop;
+ * - backwards: from the latest snapshot before here, re-run to here noting the positions a matcher
+ *   accepts, then seek to the last one; with none, the same from the snapshot before, and so on back
+ *   to the start of the history.
+ */
+export class TimeTravel {
+  private readonly probe: StepProbe;
+  private point: TimelinePoint = 'end';
+  private first: TimelinePosition | undefined;
+
+  constructor(private readonly session: Session) {
+    this.probe = new StepProbe(session.machine.cpus, session.machine.kernel.guest);
+  }
+
+  /** Where the machine is. */
+  get here(): TimelinePoint {
+    return this.point;
+  }
+
+  /** The first position of the history: the first instruction of the first run. */
+  get begin(): TimelinePosition | undefined {
+    return this.first;
+  }
+
+  /** Goes to the first position of the history (before the first instruction of the first workload). */
+  start(): TimelinePoint {
+    const origin = this.session.snapshotList()[0];
+    this.run(origin, () => true);
+    if (this.point !== 'end') this.first = this.point;
+    return this.point;
+  }
+
+  /** Runs forwards from here until `visitor` stops it, or to the end of the log. */
+  forward(visitor: PositionVisitor): TimelinePoint {
+    if (this.point === 'end') return this.point;
+    this.run('here', visitor);
+    return this.point;
+  }
+
+  /** Goes to the first position after log entry `n` was produced (the end, after the last one). */
+  toEvent(n: number): TimelinePoint {
+    const snaps = this.session.snapshotList();
+    const from = snaps.findLast((x) => x.entries <= n) ?? snaps[0];
+    this.run(from, () => this.session.position > n);
+    return this.point;
+  }
+
+  /** Goes to `target`, a position the run passes. */
+  seek(target: TimelinePoint): TimelinePoint {
+    if (target === 'end') {
+      const last = this.session.snapshotList().at(-1)!;
+      this.run(last, () => false);
+      return this.point;
+    }
+    // Past the target's retired count without meeting it: stop there rather than run to the end.
+    this.run(
+      this.snapshotBefore(target.retired),
+      (cpu, rip, retired, repeat) => retired > target.retired || isPosition(target, cpu, rip, retired, repeat),
+    );
+    if (this.point === 'end' || !isPosition(this.point, target.cpu, target.rip, target.retired, target.repeat)) {
+      throw new Error(`time travel: position ${target.retired}/${target.cpu} was not found again`);
+    }
+    return this.point;
+  }
+
+  /**
+   * The last position before here that a matcher accepts, searching back snapshot by snapshot (a new
+   * matcher from `matcher` for each span searched); undefined when there is none since the start of
+   * the history. The machine is left anywhere: seek next.
+   */
+  lastBefore(matcher: () => PositionMatcher): TimelinePosition | undefined {
+    const here = this.point;
+    const snaps = this.session.snapshotList();
+    let k = here === 'end' ? snaps.length - 1 : this.snapshotIndexBefore(here.retired);
+    let bound: number | undefined;
+    for (; k >= 0; k--) {
+      let found: TimelinePosition | undefined;
+      const upTo = bound;
+      const matches = matcher();
+      this.run(snaps[k], (cpu, rip, retired, repeat) => {
+        const atHere = here !== 'end' && isPosition(here, cpu, rip, retired, repeat);
+        if (upTo !== undefined && retired >= upTo) return true;
+        const m = matches(cpu, rip, retired, repeat);
+        if (m === true && !atHere) found = { retired, cpu, rip, repeat };
+        else if (m !== false && m !== true) found = m;
+        return atHere;
+      });
+      if (found !== undefined) return found;
+      bound = retiredAt(snaps[k]);
+    }
+    return undefined;
+  }
+
+  /** Restores `from` (or stays), then runs the log with the probe until `visitor` stops it. */
+  private run(from: SessionSnapshot | 'here', visitor: PositionVisitor): void {
+    const machine = this.session.machine;
+    if (from !== 'here') this.probe.reset();
+    this.probe.visitor = visitor;
+    machine.kernel.stepHook = this.probe.hook;
+    let held: boolean;
+    try {
+      held = this.session.seekWhere(from, this.probe.stop);
+    } finally {
+      machine.kernel.stepHook = undefined;
+      this.probe.visitor = undefined;
+    }
+    this.point = held && this.probe.held !== undefined ? this.probe.held : 'end';
+  }
+
+  private snapshotBefore(retired: number): SessionSnapshot {
+    return this.session.snapshotList()[this.snapshotIndexBefore(retired)];
+  }
+
+  /** The latest snapshot taken before `retired` instructions had retired (the origin at least). */
+  private snapshotIndexBefore(retired: number): number {
+    const snaps = this.session.snapshotList();
+    let lo = 0;
+    let hi = snaps.length - 1;
+    let found = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (retiredAt(snaps[mid]) < retired) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+}
+
+/** Instructions all CPUs had retired when the snapshot was taken. */
+function retiredAt(s: SessionSnapshot): number {
+  let sum = 0;
+  for (const c of s.machine.cpus) sum += c.context.retired;
+  return sum;
+}

@@ -1,0 +1,146 @@
+// The gdb stub, driven by the real gdb (batch mode) on a recorded `cat /etc/motd`.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../src/temp-dir.fixture.js';
+import { gdbSession, section, skipGdb } from './gdb-session.js';
+import { int3, ok } from './int3.js';
+
+const dir = tempDir('int3-gdb-');
+const log = join(dir, 'cat.int3log');
+ok(['record', '-o', log, '--run', 'cat /etc/motd']);
+
+const mark = (name: string) => `echo @@${name}\\n`;
+
+/** gdb's `info registers` lines of the general registers, rip and eflags. */
+const REGS =
+  'info registers rax rbx rcx rdx rsi rdi rbp rsp r8 r9 r10 r11 r12 r13 r14 r15 rip eflags cs ss fs_base gs_base';
+
+const SESSION = [
+  mark('start'),
+  'x/i $pc',
+  'break do_sys_open',
+  'continue',
+  mark('bt'),
+  'bt',
+  mark('filename'),
+  'x/s $rsi',
+  mark('before'),
+  REGS,
+  mark('/'),
+  'stepi',
+  'stepi',
+  'stepi',
+  mark('after'),
+  REGS,
+  mark('/'),
+  'reverse-stepi',
+  'reverse-stepi',
+  'reverse-stepi',
+  mark('back'),
+  REGS,
+  mark('/'),
+  'delete',
+  'watch *(long *)&kmalloc_stats',
+  'continue',
+  mark('watch'),
+  'reverse-stepi',
+  'x/i $pc',
+  'print *(long *)&kmalloc_stats',
+  mark('/'),
+  'continue',
+  'reverse-continue',
+  mark('reverse-watch'),
+  'x/i $pc',
+  mark('/'),
+  'delete',
+  'break vfs_read',
+  'continue',
+  mark('read1'),
+  'monitor info',
+  mark('/'),
+  'continue',
+  mark('read2'),
+  'monitor info',
+  mark('/'),
+  'reverse-continue',
+  mark('read1again'),
+  'monitor info',
+  mark('/'),
+  'delete',
+  mark('end'),
+  'continue',
+  mark('begin'),
+  'reverse-continue',
+  'x/i $pc',
+  'detach',
+];
+
+describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
+  it('should debug the recorded run forwards and backwards, the same way every time', async () => {
+    const first = await gdbSession(dir, log, SESSION);
+    const t = first.gdb;
+    expect(first.status).toBe(0);
+    // Stopped before the first instruction of cat: its entry point.
+    expect(section(t, 'start')).toMatch(/=> 0x4010ac:\s+xor\s+%ebp,%ebp/);
+    expect(t).toMatch(/Thread 1 hit Breakpoint 1, 0xffffffff81001c80 in do_sys_open \(\)/);
+    const bt = section(t, 'bt')
+      .split('\n')
+      .map((l) => /in (\w+) \(/.exec(l)?.[1])
+      .filter((f) => f !== undefined);
+    expect(bt.slice(0, 4)).toEqual(['do_sys_open', 'sys_open', 'do_syscall_64', 'entry_SYSCALL_64']);
+    expect(section(t, 'filename')).toMatch(/:\s+"\/etc\/motd"\n/);
+    // Three instructions forwards change registers; three backwards restore every one exactly.
+    expect(section(t, 'after')).not.toBe(section(t, 'before'));
+    expect(section(t, 'back')).toBe(section(t, 'before'));
+    expect(section(t, 'before')).toMatch(/rip\s+0xffffffff81001c80/);
+    // The second read's reverse-continue lands on the first: same instruction count, same time.
+    const retired = (s: string) => /instructions retired: (\d+)/.exec(section(t, s))?.[1];
+    expect(retired('read1')).toBeDefined();
+    expect(Number(retired('read2'))).toBeGreaterThan(Number(retired('read1')));
+    expect(section(t, 'read1again')).toBe(section(t, 'read1'));
+    // The watchpoint stops after the store that changed the counter; one step back is that store.
+    const watch = section(t, 'watch');
+    const old = /Old value = (\d+)/.exec(t)?.[1];
+    expect(/New value = (\d+)/.exec(t)?.[1]).toBe(String(Number(old) + 1));
+    expect(watch).toMatch(
+      /=> 0x[0-9a-f]+ <kmalloc\+\d+>:\s+addq\s+\$0x1,0x[0-9a-f]+\(%rip\)\s+# 0xffffffff81008980 <kmalloc_stats>/,
+    );
+    expect(watch).toContain(`$1 = ${old}`);
+    // In reverse, gdb stops at the store itself, the value back to what it was before it.
+    expect(section(t, 'reverse-watch')).toMatch(/<kmalloc\+\d+>:\s+addq\s+\$0x1,.*<kmalloc_stats>/);
+    expect(section(t, 'end')).toContain('int3: the recorded run ends here');
+    expect(section(t, 'end')).toContain('No more reverse-execution history.');
+    expect(section(t, 'begin')).toContain('No more reverse-execution history.');
+    expect(section(t, 'begin')).toMatch(/=> 0x4010ac:\s+xor\s+%ebp,%ebp/);
+    expect(t).toContain('[Inferior 1 (Remote target) detached]');
+    const again = await gdbSession(dir, log, SESSION);
+    expect(again.gdb).toBe(t);
+  });
+
+  it('should refuse register and memory writes in a replay, and keep going', async () => {
+    const r = await gdbSession(
+      dir,
+      log,
+      ['break do_sys_open', 'continue', 'set $rax = 1', mark('mem'), 'set {char}$rsi = 65', 'x/s $rsi', 'kill'],
+      { each: true },
+    );
+    expect(r.gdb).toMatch(/Could not write register|Couldn't write register|Remote failure reply: E01/i);
+    expect(section(r.gdb, 'mem')).toMatch(/Cannot access memory|Remote failure reply|Could not write/);
+    expect(section(r.gdb, 'mem')).toMatch(/"\/etc\/motd"/);
+    expect(r.gdb).toContain('[Inferior 1 (Remote target) killed]');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('int3 replay --gdb, mistakes', () => {
+  it.each([
+    ['abc', /^int3: bad --gdb 'abc': expected \[HOST:\]PORT/],
+    ['99999', /^int3: bad --gdb '99999'/],
+    ['1:2:3', /^int3: bad --gdb '1:2:3'/],
+  ])('should refuse --gdb %s in one line', (arg, message) => {
+    const r = int3(['replay', log, '--gdb', arg]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
