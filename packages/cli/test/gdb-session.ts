@@ -36,14 +36,15 @@ export interface GdbTranscript {
 /**
  * Serves `log` with `int3 replay LOG --gdb 0` and runs `commands` in `gdb -batch -nx` connected to it
  * (`target remote` first): as a script (`-x`: the first error ends it), or with `each` as one `-ex`
- * per command (an error does not stop the next). The transcript has gdb's stdout and stderr as one
+ * per command (an error does not stop the next); with `debugInfo`, on the kernel's vmlinux.debug and
+ * its sources. The transcript has gdb's stdout and stderr as one
  * stream.
  */
 export async function gdbSession(
   dir: string,
   log: string,
   commands: readonly string[],
-  options: { readonly each?: boolean } = {},
+  options: { readonly each?: boolean; readonly debugInfo?: boolean } = {},
 ): Promise<GdbTranscript> {
   const stub = startInt3(['replay', log, '--gdb', '0']);
   const port = await new Promise<string>((resolve, reject) => {
@@ -59,14 +60,23 @@ export async function gdbSession(
     }, 20);
   });
   const script = join(dir, `session-${port}.gdb`);
-  const lines = ['set pagination off', 'set confirm off', 'set width 0', `target remote :${port}`, ...commands];
+  const imageDir = join(REPO_ROOT, 'packages/kernel/image');
+  const lines = [
+    'set pagination off',
+    'set confirm off',
+    'set width 0',
+    ...(options.debugInfo ? [`directory ${imageDir}`] : []),
+    `target remote :${port}`,
+    ...commands,
+  ];
   writeFileSync(script, `${lines.join('\n')}\n`);
   const how = options.each ? lines.flatMap((l) => ['-ex', l]) : ['-x', script];
   // One file for stdout and stderr, so errors stay where gdb printed them.
   const out = join(dir, `session-${port}.out`);
   const fd = openSync(out, 'w');
   try {
-    spawnSync(gdbPath(), ['-batch', '-nx', ...how, join(REPO_ROOT, 'packages/kernel/image/vmlinux')], {
+    const file = join(imageDir, options.debugInfo ? 'vmlinux.debug' : 'vmlinux');
+    spawnSync(gdbPath(), ['-batch', '-nx', ...how, file], {
       stdio: ['ignore', fd, fd],
       timeout: 120_000,
       cwd: dir,

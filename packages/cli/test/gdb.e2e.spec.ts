@@ -117,6 +117,45 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
     expect(again.gdb).toBe(t);
   });
 
+  it('should debug at the source level with vmlinux.debug: list, info locals, bt with arguments, finish', async () => {
+    const r = await gdbSession(
+      dir,
+      log,
+      [
+        'break do_sys_open',
+        'continue',
+        mark('bt'),
+        'bt 3',
+        mark('list'),
+        'list do_sys_open',
+        mark('locals'),
+        'info locals',
+        mark('finish'),
+        'finish',
+        mark('reverse-finish'),
+        'reverse-finish',
+        mark('/'),
+        'detach',
+      ],
+      { debugInfo: true },
+    );
+    expect(r.gdb).toContain(
+      'Thread 1 hit Breakpoint 1, do_sys_open (dfd=dfd@entry=-100, filename=0x7fffffffeff6 "/etc/motd", flags=0, mode=0) at fs/open.c:69',
+    );
+    expect(section(r.gdb, 'bt')).toMatch(
+      /^#0 {2}do_sys_open \(dfd=dfd@entry=-100, filename=0x7fffffffeff6 "\/etc\/motd", flags=0, mode=0\) at fs\/open\.c:69\n#1 {2}0x[0-9a-f]+ in sys_open \(.*\) at fs\/open\.c:\d+\n#2 {2}0x[0-9a-f]+ in do_syscall_64 \(regs=0x[0-9a-f]+, nr=2\) at arch\/x86\/entry\/syscall_64\.c:\d+\n/,
+    );
+    expect(section(r.gdb, 'list')).toMatch(
+      /^67\s+noinline long do_sys_open\(int dfd, const char __user \*filename, int flags, umode_t mode\)$/m,
+    );
+    expect(section(r.gdb, 'locals')).toBe('how = {flags = 0, mode = 0, resolve = 0}\n');
+    // do_sys_open returns the file descriptor: 3 after stdin, stdout and stderr.
+    expect(section(r.gdb, 'finish')).toMatch(
+      /^0x[0-9a-f]+ in sys_open \(.*\) at fs\/open\.c:\d+\n[\s\S]*Value returned is \$1 = 3\n$/,
+    );
+    expect(section(r.gdb, 'reverse-finish')).toMatch(/do_sys_open \(dfd=dfd@entry=-100/);
+  });
+
   it('should refuse register and memory writes in a replay, and keep going', async () => {
     const r = await gdbSession(
       dir,

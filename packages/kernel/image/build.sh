@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the int3 guest kernel (vmlinux) and the user workloads (user/bin/*) with gcc.
+# Build the int3 guest kernel (vmlinux), its debug twin (vmlinux.debug) and the user workloads
+# (user/bin/*) with gcc.
 #
 #   build.sh [OUTDIR]     default OUTDIR: this directory (the committed files)
 #
@@ -45,6 +46,16 @@ compile KCFLAGS "${ksrc[@]}"
 kobj=()
 for src in "${ksrc[@]}"; do kobj+=("$obj/${src//\//_}.o"); done
 $CC "${KCFLAGS[@]}" "${KLDFLAGS[@]}" -o "$out/vmlinux" "${kobj[@]}" -lgcc
+
+# vmlinux.debug: the same kernel compiled with -g (gcc's -g changes no generated code, so every
+# section that is loaded is vmlinux's, byte for byte) plus its DWARF, for gdb's source-level
+# debugging (`gdb vmlinux.debug`, `list do_sys_open`, `info locals`). vmlinux itself stays as it was.
+mkdir -p "$obj/g"
+KCFLAGS_G=("${KCFLAGS[@]}" -g)
+OBJ="$obj/g" compile KCFLAGS_G "${ksrc[@]}"
+kobjg=()
+for src in "${ksrc[@]}"; do kobjg+=("$obj/g/${src//\//_}.o"); done
+$CC "${KCFLAGS_G[@]}" "${KLDFLAGS[@]}" -o "$out/vmlinux.debug" "${kobjg[@]}" -lgcc
 
 mapfile -t ulib < <(find user/lib -name '*.c' -o -name '*.S' | sort)
 mapfile -t uprog < <(find user -maxdepth 1 -name '*.c' | sort)

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const imageDir = join(import.meta.dirname, '..', 'image');
 const vmlinux = join(imageDir, 'vmlinux');
+const vmlinuxDebug = join(imageDir, 'vmlinux.debug');
 const userBin = join(imageDir, 'user', 'bin');
 const workloads = ['cat', 'dd', 'fault', 'fork', 'hello', 'mkdir', 'net', 'open', 'spin', 'syscall'];
 
@@ -65,6 +66,10 @@ describe('build.sh', () => {
 
   it.skipIf(!sameToolchain)('should rebuild vmlinux byte-identical to the committed image', () => {
     expect(Buffer.compare(readFileSync(join(outDir, 'vmlinux')), readFileSync(vmlinux))).toBe(0);
+  });
+
+  it.skipIf(!sameToolchain)('should rebuild vmlinux.debug byte-identical to the committed one', () => {
+    expect(Buffer.compare(readFileSync(join(outDir, 'vmlinux.debug')), readFileSync(vmlinuxDebug))).toBe(0);
   });
 
   it.skipIf(!sameToolchain)('should rebuild every user workload byte-identical to the committed ones', () => {
@@ -287,6 +292,38 @@ describe.skipIf(!hasBinutils)('vmlinux', () => {
       .map((l) => l.slice(55))
       .join('');
     expect(text).toContain('%s version %s');
+  });
+});
+
+describe.skipIf(!hasBinutils)('vmlinux.debug', () => {
+  /** The program headers of an ELF file and the bytes each PT_LOAD brings from the file. */
+  function loads(file: string) {
+    const bytes = readFileSync(file);
+    return run('readelf', ['-lW', file])
+      .split('\n')
+      .filter((l) => l.trim().startsWith('LOAD'))
+      .map((l) => {
+        const f = l.trim().split(/\s+/);
+        const offset = Number.parseInt(f[1], 16);
+        const filesz = Number.parseInt(f[4], 16);
+        return { header: f.join(' '), bytes: bytes.subarray(offset, offset + filesz) };
+      });
+  }
+
+  it("should load exactly vmlinux's bytes at exactly vmlinux's addresses", () => {
+    const ours = loads(vmlinuxDebug);
+    const theirs = loads(vmlinux);
+    expect(ours.map((l) => l.header)).toEqual(theirs.map((l) => l.header));
+    ours.forEach((l, i) => expect(Buffer.compare(l.bytes, theirs[i].bytes), l.header).toBe(0));
+    expect(symbols(vmlinuxDebug)).toEqual(symbols(vmlinux));
+  });
+
+  it('should carry the DWARF of every kernel source, with paths relative to the image directory', () => {
+    const sections = run('readelf', ['-SW', vmlinuxDebug]);
+    for (const name of ['.debug_info', '.debug_line', '.debug_frame']) expect(sections).toContain(name);
+    const units = run('readelf', ['--debug-dump=info', vmlinuxDebug]);
+    expect(units).toMatch(/DW_AT_name\s*:.*fs\/open\.c/);
+    expect(units).not.toContain(imageDir);
   });
 });
 

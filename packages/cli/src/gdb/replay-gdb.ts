@@ -1,8 +1,8 @@
-import { relative } from 'node:path';
-import { KernelError, SAMPLE_IMAGE_PATH, type ValidLog } from '@int3/kernel';
+import { KernelError, type ValidLog } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import { escapeControls } from '../runtime/escape-controls.js';
 import { type KernelImageFile, replayTracedSession } from '../tracing/traced-session.js';
+import { gdbCommandLine } from './gdb-command.js';
 import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
 import { GdbListenError, serveGdb } from './gdb-server.js';
 import { ReplayTarget } from './replay/replay-target.js';
@@ -70,14 +70,13 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
   if (!isLoopback(address.host)) {
     c.writeErr(`int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can read the run\n`);
   }
-  const image = c.imagePath ?? relative(process.cwd(), SAMPLE_IMAGE_PATH);
   try {
     await serveGdb({
       address,
       target,
       listening: (port) =>
         c.writeErr(
-          `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction; connect with:\n  gdb ${image} -ex 'target remote ${isLoopback(address.host) ? '' : address.host}:${port}'\n`,
+          `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction; connect with:\n  ${gdbCommandLine(c.imagePath, address.host, port)}\n`,
         ),
     });
   } catch (error) {
