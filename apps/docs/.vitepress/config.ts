@@ -59,6 +59,7 @@ export default defineConfig({
             { text: 'Playground', link: '/playground' },
             { text: 'Concepts: how kprobes work', link: '/guide/concepts' },
             { text: 'Record and replay', link: '/guide/record-replay' },
+            { text: 'Time travel with gdb', link: '/guide/time-travel-gdb' },
             { text: 'Writing a tracer plugin', link: '/guide/plugins' },
             { text: 'bpftrace', link: '/guide/bpftrace' },
             { text: 'Writing a kernel module', link: '/guide/modules' },

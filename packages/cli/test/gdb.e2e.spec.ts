@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../src/temp-dir.fixture.js';
 import { gdbSession, section, skipGdb } from './gdb-session.js';
-import { int3, ok } from './int3.js';
+import { int3, ok, REPO_ROOT } from './int3.js';
 
 const dir = tempDir('int3-gdb-');
 const log = join(dir, 'cat.int3log');
@@ -154,6 +154,25 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
       /^0x[0-9a-f]+ in sys_open \(.*\) at fs\/open\.c:\d+\n[\s\S]*Value returned is \$1 = 3\n$/,
     );
     expect(section(r.gdb, 'reverse-finish')).toMatch(/do_sys_open \(dfd=dfd@entry=-100/);
+  });
+
+  it("should give gdb a module's symbols and sources: module build -g, then monitor lsmod's add-symbol-file", async () => {
+    const ko = join(dir, 'hello.ko');
+    ok(['module', 'build', '-g', join(REPO_ROOT, 'packages/kernel/image/modules/hello.c'), '-o', ko]);
+    const modLog = join(dir, 'hello.int3log');
+    ok(['record', '-o', modLog, '--insmod', ko, '--run', 'cat /etc/motd']);
+    const listed = await gdbSession(dir, modLog, ['monitor lsmod', 'detach']);
+    const line = /^ {2}(add-symbol-file hello\.ko 0xffffffff[0-9a-f]+( -s \S+ 0x[0-9a-f]+)+)$/m.exec(listed.gdb)?.[1];
+    expect(line, listed.gdb).toBeDefined();
+    const r = await gdbSession(dir, modLog, [line!, 'info line hello_greet', 'print hello_ops', 'detach'], {
+      debugInfo: true,
+    });
+    expect(r.gdb).toMatch(
+      /Line \d+ of "\/[^"]*\/modules\/hello\.c" starts at address 0xffffffffa[0-9a-f]+ <hello_greet>/,
+    );
+    expect(r.gdb).toMatch(
+      /\$1 = \{greet = 0x[0-9a-f]+ <hello_greet>, who = 0x[0-9a-f]+ <hello_who> "int3", ring = 0x[0-9a-f]+ <hello_ring>\}/,
+    );
   });
 
   it('should refuse register and memory writes in a replay, and keep going', async () => {

@@ -24,9 +24,10 @@ export function registerModuleCommand(program: Command): void {
     .description('compile C files into a module with gcc, the kernel flags and the Linux headers int3 ships')
     .argument('<file.c...>', 'the module sources')
     .option('-o, --output <file.ko>', 'the module to write (default: the first source with .ko)')
+    .option('-g, --debug-info', "with DWARF debug information, for gdb's source-level debugging (replay --gdb)")
     .addHelpText('after', EXAMPLE)
-    .action((sources: string[], options: { output?: string }, cmd: Command) => {
-      const { output, diagnostics } = buildModule(sources, options.output);
+    .action((sources: string[], options: { output?: string; debugInfo?: boolean }, cmd: Command) => {
+      const { output, diagnostics } = buildModule(sources, options.output, { debugInfo: options.debugInfo === true });
       if (diagnostics !== '') environmentOf(cmd).writeErr(diagnostics);
       writeOut(cmd, `${output}\n`);
     });

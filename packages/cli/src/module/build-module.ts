@@ -17,11 +17,16 @@ export interface ModuleBuild {
  * `int3 module build`: compiles each C file with gcc, the kernel flags and the headers shipped in
  * @int3/kernel (`image/include`: `<linux/module.h>`, `<linux/kprobes.h>`, …), into one relocatable
  * object (`ld -r` joins several) that `insmod` takes. A missing gcc, a compile error or a warning the
- * kernel flags make fatal is a failure carrying gcc's own message.
+ * kernel flags make fatal is a failure carrying gcc's own message. With `debugInfo` (`-g`), the module
+ * carries its DWARF, as a Linux module built with CONFIG_DEBUG_INFO does.
  *
  * @see scripts/Makefile.build (Linux builds a module's objects with the kernel's flags, then links them with ld -r)
  */
-export function buildModule(sources: readonly string[], output: string | undefined): ModuleBuild {
+export function buildModule(
+  sources: readonly string[],
+  output: string | undefined,
+  options: { readonly debugInfo?: boolean } = {},
+): ModuleBuild {
   if (sources.length === 0) throw new CliError('usage', 'name at least one C file', 'module');
   const out = output ?? `${basename(sources[0]).replace(/\.c$/, '')}.ko`;
   const modname = basename(out)
@@ -40,6 +45,8 @@ export function buildModule(sources: readonly string[], output: string | undefin
     '-I',
     join(IMAGE_DIR, 'include'),
     ...moduleCflags(modname),
+    // DWARF for gdb (add-symbol-file, as `monitor lsmod` prints it); gcc's -g changes no generated code.
+    ...(options.debugInfo === true ? ['-g'] : []),
   ];
   const dir = mkdtempSync(join(tmpdir(), 'int3-module-'));
   let diagnostics = '';

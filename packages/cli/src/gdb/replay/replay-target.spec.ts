@@ -82,6 +82,20 @@ describe(ReplayTarget, () => {
     expect(t.takeOutput()).toMatch(/^int3: the recorded run ends here/);
   });
 
+  it('should stop a long continue at the next instruction when interrupted (Ctrl-C)', async () => {
+    const t = target([['spin', '3000000']], 1_000_000);
+    const stop = t.resume({ action: 'continue', direction: 'forward', thread: 1 });
+    t.interrupt();
+    const s = await stop;
+    expect(s).toMatchObject({ kind: 'stopped', signal: 2 });
+    // Stopped inside the run, not at its end: the history goes on from here.
+    expect(t.monitor('info')).not.toContain('the end of the run');
+    expect(await t.resume({ action: 'step', direction: 'reverse', thread: (s as { thread: number }).thread })).toEqual({
+      kind: 'stopped',
+      thread: (s as { thread: number }).thread,
+    });
+  });
+
   it('should refuse writes, and unknown monitor commands', () => {
     const t = target([['cat', '/etc/motd']], 100_000);
     expect(() => t.writeRegister()).toThrow(TargetRefusal);

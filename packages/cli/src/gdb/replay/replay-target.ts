@@ -1,4 +1,4 @@
-import type { LogEntry } from '@int3/kernel';
+import type { LoadedModule, LogEntry } from '@int3/kernel';
 import { escapeControls } from '../../runtime/escape-controls.js';
 import type { TracedSession } from '../../tracing/traced-session.js';
 import {
@@ -17,6 +17,30 @@ import { WatchedBytes, type WriteWatch } from './watched-bytes.js';
 const YIELD_EVERY_POSITIONS = 1 << 16;
 /** Host milliseconds a forward run goes on before it yields to the event loop. */
 const YIELD_EVERY_MS = 50;
+
+const MONITOR_HELP = `int3 monitor commands:
+  info      virtual time, log event, instructions retired, tasks
+  event N   go to the first instruction after event N of the log (then: maint flush register-cache)
+  lsmod     loaded modules, each with the add-symbol-file line that gives gdb its symbols
+  kprobes   the registered kprobes (/sys/kernel/debug/kprobes/list)
+  trace     the trace buffer so far (/sys/kernel/tracing/trace)
+`;
+
+/** `monitor lsmod`: each module with the gdb command that loads its symbols at its sections' addresses. */
+export function lsmod(modules: readonly LoadedModule[]): string {
+  if (modules.length === 0) return 'no modules loaded\n';
+  return modules
+    .map((m) => {
+      const name = escapeControls(m.name);
+      const text = m.sections.get('.text') ?? m.textStart;
+      const others = [...m.sections]
+        .filter(([s]) => s !== '.text' && !s.startsWith('.debug') && !s.startsWith('.rela'))
+        .map(([s, a]) => ` -s ${escapeControls(s)} 0x${a.toString(16)}`)
+        .join('');
+      return `${name} 0x${m.textStart.toString(16)}-0x${m.textEnd.toString(16)}\n  add-symbol-file ${name}.ko 0x${text.toString(16)}${others}\n`;
+    })
+    .join('');
+}
 
 const REPLAY_IS_READ_ONLY = 'a replay cannot be changed: it would no longer be the recorded run (as rr refuses)';
 
@@ -126,9 +150,10 @@ export class ReplayTarget implements GdbTarget {
     const [verb, ...args] = command.trim().split(/\s+/);
     if (verb === 'info') return this.describe();
     if (verb === 'event') return this.seekEvent(args[0]);
-    if (verb === 'help' || verb === '') {
-      return 'int3 monitor commands:\n  info      virtual time, log event, tasks\n  event N   go to event N of the log\n';
-    }
+    if (verb === 'lsmod') return lsmod(this.traced.session.machine.modules.list());
+    if (verb === 'kprobes') return this.traced.kprobes.debugfs.list() || 'no kprobes registered\n';
+    if (verb === 'trace') return escapeControls(this.traced.fs.read('trace'));
+    if (verb === 'help' || verb === '') return MONITOR_HELP;
     throw new TargetRefusal(22, `unknown monitor command '${escapeControls(verb)}' (monitor help lists them)`);
   }
 
