@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// `pnpm bench` for the gdb stub's time travel, on a recorded `spin` of about 10⁸ instructions (2 CPUs):
+// replaying it once under gdb (a snapshot every 100 µs of virtual time, at most 4096), seeking to a log
+// event, reverse-stepi, reverse-continue to the previous breakpoint hit, and the two walks over the
+// whole run that run one instruction at a time under the step hook: a continue with a breakpoint set,
+// and a reverse-continue that finds no hit before the start. Targets (issue 19): ≤ 100 ms for a
+// reverse step and a seek. Needs a build (`tsc -b`): it imports ../dist.
+// Options: --iterations N (spin's argument; default 8000000, about 10⁸ instructions).
+import { performance } from 'node:perf_hooks';
+import { ReplayTarget } from '../dist/gdb/replay/replay-target.js';
+import { GDB_MAX_SNAPSHOTS, GDB_SNAPSHOT_EVERY_NS } from '../dist/gdb/replay-gdb.js';
+import { createTracedSession, readKernelImage, replayTracedSession } from '../dist/tracing/traced-session.js';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--iterations');
+const iterations = at >= 0 ? args[at + 1] : '8000000';
+const image = readKernelImage(undefined, 'bench');
+const RIP = 16;
+const ms = (t) => `${t.toFixed(1)} ms`;
+async function time(fn) {
+  const t0 = performance.now();
+  const r = await fn();
+  return [performance.now() - t0, r];
+}
+
+// Step 1: the recording, then the replay under gdb that takes the snapshots.
+const [recordMs, log] = await time(() => {
+  const rec = createTracedSession(image, 2, { recordEvents: true });
+  rec.session.runWorkloads([['spin', iterations]]);
+  rec.session.end();
+  return { text: new TextEncoder().encode(rec.session.text()), entries: rec.session.log() };
+});
+const [replayMs, traced] = await time(() => {
+  const t = replayTracedSession(log.text, 'spin.int3log', image, -1, {
+    snapshotEveryNs: GDB_SNAPSHOT_EVERY_NS,
+    maxSnapshots: GDB_MAX_SNAPSHOTS,
+  });
+  for (const e of log.entries) if (e.type.startsWith('input:')) t.session.apply(e);
+  return t;
+});
+const s = traced.session;
+const [startMs, gdb] = await time(() => new ReplayTarget(traced, log.entries));
+const total = s
+  .snapshotList()
+  .at(-1)
+  .machine.cpus.reduce((n, c) => n + c.context.retired, 0);
+const thread = gdb.stopEvent().thread;
+const entry = gdb.readRegisters(thread)[RIP];
+console.log(
+  `gdb time travel, spin ${iterations}: ${total.toLocaleString('en')} instructions, ${s.snapshotList().length} snapshots`,
+);
+console.log(`  record ${ms(recordMs)}; replay under gdb ${ms(replayMs)}; to the first instruction ${ms(startMs)}`);
+
+// Step 2: seek to the last event before the end record, and back to the first.
+const last = log.entries.length - 2;
+const [eventMs] = await time(() => gdb.monitor(`event ${last}`));
+console.log(
+  `  seek to event ${last}: ${ms(eventMs)} (${s.lastSeek.instructions} instructions re-executed; target ≤ 100 ms)`,
+);
+gdb.monitor('event 0');
+
+// Step 3: a breakpoint in spin's loop; a hit deep in the run; reverse-continue to the hit before.
+for (let k = 0; k < 200; k++) await gdb.resume({ action: 'step', direction: 'forward', thread });
+const loop = gdb.readRegisters(thread)[RIP];
+gdb.monitor(`event ${last}`);
+gdb.insertBreakpoint(0, loop, 1);
+const [rcMs] = await time(() => gdb.resume({ action: 'continue', direction: 'reverse', thread }));
+console.log(`  reverse-continue to the previous hit: ${ms(rcMs)}`);
+
+// Step 4: reverse-stepi, one after another.
+const steps = 20;
+let worst = 0;
+const [stepsMs] = await time(async () => {
+  for (let k = 0; k < steps; k++) {
+    const [one] = await time(() => gdb.resume({ action: 'step', direction: 'reverse', thread }));
+    worst = Math.max(worst, one);
+  }
+});
+console.log(`  reverse-stepi: ${ms(stepsMs / steps)} mean, ${ms(worst)} worst of ${steps} (target ≤ 100 ms)`);
+gdb.removeBreakpoint(0, loop, 1);
+
+// Step 5: the walks over the whole run, one instruction at a time.
+gdb.monitor('event 0');
+gdb.insertBreakpoint(0, 0x1n, 1);
+const [fwdMs] = await time(() => gdb.resume({ action: 'continue', direction: 'forward', thread }));
+console.log(
+  `  continue to the end with a breakpoint set: ${ms(fwdMs)} (${(total / fwdMs / 1000).toFixed(1)} M instructions/s)`,
+);
+gdb.removeBreakpoint(0, 0x1n, 1);
+gdb.insertBreakpoint(0, entry, 1);
+const [backMs] = await time(() => gdb.resume({ action: 'continue', direction: 'reverse', thread }));
+console.log(`  reverse-continue from the end back to the first instruction: ${ms(backMs)}`);
