@@ -314,7 +314,7 @@ describe.skipIf(!hasBinutils)('vmlinux.debug', () => {
     const ours = loads(vmlinuxDebug);
     const theirs = loads(vmlinux);
     expect(ours.map((l) => l.header)).toEqual(theirs.map((l) => l.header));
-    ours.forEach((l, i) => expect(Buffer.compare(l.bytes, theirs[i].bytes), l.header).toBe(0));
+    for (const [i, l] of ours.entries()) expect(Buffer.compare(l.bytes, theirs[i].bytes), l.header).toBe(0);
     expect(symbols(vmlinuxDebug)).toEqual(symbols(vmlinux));
   });
 
