@@ -134,6 +134,36 @@ export class CpuRegisters extends CpuSystem {
     return this.R[r] >>> 0;
   }
 
+  // The register file in int32 halves, for host code on hot paths (gates, probe handlers): no bigint,
+  // nothing allocated, and no reach into how the CPU keeps its registers.
+
+  /** The low 32 bits of a GPR, as an int32. */
+  regLo(r: RegIndex): number {
+    return this.R[r];
+  }
+  /** The high 32 bits of a GPR, as an int32. */
+  regHi(r: RegIndex): number {
+    return this.H[r];
+  }
+  /** Writes a GPR from its int32 halves. */
+  setRegHalves(r: RegIndex, lo: number, hi: number): void {
+    this.R[r] = lo;
+    this.H[r] = hi;
+  }
+  /** The low 32 bits of RIP, as an int32. */
+  get ripLow(): number {
+    return this.ripLo;
+  }
+  /** The high 32 bits of RIP, as an int32. */
+  get ripHigh(): number {
+    return this.ripHi;
+  }
+  /** Moves RIP to `hi:lo` (int32 halves). */
+  setRipHalves(lo: number, hi: number): void {
+    this.ripLo = lo;
+    this.ripHi = hi;
+  }
+
   /** @see Intel SDM Vol. 2B (RDMSR); throws a TypeError for an MSR the CPU does not implement. */
   readMsr(index: number): bigint {
     try {

@@ -65,7 +65,7 @@ export class GateDispatcher {
   handle(cpu: number): boolean {
     const { cpus, hostCalls, sched } = this.host;
     const c = cpus[cpu];
-    const gate = hostCalls.lookupHalves(c.ripLo, c.ripHi);
+    const gate = hostCalls.lookupHalves(c.ripLow, c.ripHigh);
     if (!gate) {
       this.host.oops(cpu, {
         vector: ExceptionVector.GeneralProtection,
@@ -99,7 +99,7 @@ export class GateDispatcher {
     // gate when it binds or unbinds there).
     let cached = insn.gate as HostGate | typeof NOT_INLINE | null;
     if (cached === null) {
-      cached = this.host.hostCalls.inlineHalves(c.ripLo, c.ripHi) ?? NOT_INLINE;
+      cached = this.host.hostCalls.inlineHalves(c.ripLow, c.ripHigh) ?? NOT_INLINE;
       insn.gate = cached;
     }
     if (cached === NOT_INLINE) return false;

@@ -134,10 +134,10 @@ export class GuestCaller {
         // The limit counts every instruction: a handler in instrumentation mode costs no virtual time.
         const r = m.runner.run(cpu, Number.POSITIVE_INFINITY, this.limit - (c.retired - start) + 1);
         if (r.reason === 'gate') {
-          if (c.ripLo === this.returnLo && c.ripHi === this.returnHi && c.getReg(Reg.RSP) === expectedSp) {
+          if (c.ripLow === this.returnLo && c.ripHigh === this.returnHi && c.getReg(Reg.RSP) === expectedSp) {
             return c.getReg(Reg.RAX);
           }
-          const gate = m.hostCalls.lookupHalves(c.ripLo, c.ripHi);
+          const gate = m.hostCalls.lookupHalves(c.ripLow, c.ripHigh);
           if (!gate)
             throw new GuestCallError(`${m.kallsyms.format(fn)} called an unbound host gate at 0x${c.rip.toString(16)}`);
           const result = m.gates.call(cpu, gate);

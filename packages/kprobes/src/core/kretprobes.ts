@@ -243,8 +243,8 @@ export class Kretprobes {
     }
     // The return address at sp, swapped for the trampoline's (as int32 halves: no bigint per hit).
     const c = regs.cpu;
-    const spLo = c.R[Reg.RSP];
-    const spHi = c.H[Reg.RSP];
+    const spLo = c.regLo(Reg.RSP);
+    const spHi = c.regHi(Reg.RSP);
     ri.slotLo = spLo;
     ri.slotHi = spHi;
     const page = c.addressSpace.lookupForWrite(spLo, spHi);
@@ -299,15 +299,13 @@ export class Kretprobes {
   private boostedTrampoline(ctx: HostCallContext): typeof HOST_CALL_JUMPED {
     const regs = ctx.regs;
     const c = regs.cpu;
-    const spLo = c.R[Reg.RSP];
-    const spHi = c.H[Reg.RSP];
+    const spLo = c.regLo(Reg.RSP);
+    const spHi = c.regHi(Reg.RSP);
     const found = this.returnFrame(regs, true);
     // The trampoline's code restores the registers the handlers may change, but not sp.
-    c.R[Reg.RSP] = spLo;
-    c.H[Reg.RSP] = spHi;
+    c.setRegHalves(Reg.RSP, spLo, spHi);
     if (found) {
-      c.ripLo = this.origLo;
-      c.ripHi = this.origHi;
+      c.setRipHalves(this.origLo, this.origHi);
     } else {
       this.m.log(ctx.cpu, 0, BUG);
       regs.ip = this.text.trampolineBug;
@@ -330,9 +328,9 @@ export class Kretprobes {
     const list = this.inFlight.get(pid);
     const newest = list?.[list.length - 1];
     // sp - 8, as int32 halves: where the `ret` took the trampoline's address from.
-    const spLo = c.R[Reg.RSP];
+    const spLo = c.regLo(Reg.RSP);
     const slotLo = (spLo - 8) | 0;
-    const slotHi = (spLo >>> 0 < 8 ? c.H[Reg.RSP] - 1 : c.H[Reg.RSP]) | 0;
+    const slotHi = (spLo >>> 0 < 8 ? c.regHi(Reg.RSP) - 1 : c.regHi(Reg.RSP)) | 0;
     if (list === undefined || newest === undefined || newest.slotLo !== slotLo || newest.slotHi !== slotHi) {
       const trampoline = this.text.trampoline;
       const sp = regs.sp;

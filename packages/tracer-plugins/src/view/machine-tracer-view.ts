@@ -41,8 +41,8 @@ function registers(m: Machine): TracerRegisters {
     smpProcessorId: (regs: PtRegs) => regs.cpu.id,
     get: (regs: PtRegs, name: PtRegName) => regs.get(name),
     raw(regs: PtRegs, reg: RegIndex, out: Uint32Array) {
-      out[0] = regs.cpu.R[reg];
-      out[1] = regs.cpu.H[reg];
+      out[0] = regs.cpu.regLo(reg);
+      out[1] = regs.cpu.regHi(reg);
     },
     argument: (regs: PtRegs, n: number) => regs.argument(n, m.cpus[regs.cpu.id].addressSpace),
     irqRegs: (cpu: number) => irq[cpu],

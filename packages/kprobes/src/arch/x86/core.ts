@@ -160,7 +160,7 @@ export class X86Kprobes {
     const c = m.cpus[cpu];
     if (c.cpl === 3) return false;
     // The int3's address is rip - 1: looked up by int32 halves, a bigint made only without a site.
-    const site = this.k.getHalves((c.ripLo - 1) | 0, c.ripLo === 0 ? (c.ripHi - 1) | 0 : c.ripHi);
+    const site = this.k.getHalves((c.ripLow - 1) | 0, c.ripLow === 0 ? (c.ripHigh - 1) | 0 : c.ripHigh);
     const addr = site !== undefined ? site.addr : regs.ip - 1n;
     const kcb = this.k.kcb[cpu];
     if (kcb.current) {
@@ -336,8 +336,7 @@ export class X86Kprobes {
     const c = regs.cpu;
     if (x.insn[0] === BREAKPOINT_INSTRUCTION) regs.ip = site.addr;
     else {
-      c.ripLo = x.slotLo;
-      c.ripHi = x.slotHi;
+      c.setRipHalves(x.slotLo, x.slotHi);
     }
     if (this.k.observed) {
       this.k.emit({

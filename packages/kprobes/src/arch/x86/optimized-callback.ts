@@ -66,8 +66,7 @@ export class OptimizedCallback {
         const H = c.H;
         const spLo = R[Reg.RSP];
         const spHi = H[Reg.RSP];
-        c.ripLo = gate.ipLo;
-        c.ripHi = gate.ipHi;
+        c.setRipHalves(gate.ipLo, gate.ipHi);
         kcb.current = site;
         kcb.status = KprobeStatus.HIT_ACTIVE;
         this.runPreHandlers(cpu, site, ctx);
@@ -76,8 +75,7 @@ export class OptimizedCallback {
         H[Reg.RSP] = spHi;
       }
     }
-    c.ripLo = gate.resumeLo;
-    c.ripHi = gate.resumeHi;
+    c.setRipHalves(gate.resumeLo, gate.resumeHi);
     return HOST_CALL_JUMPED;
   }
 

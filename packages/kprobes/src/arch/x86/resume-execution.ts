@@ -33,10 +33,9 @@ export function resumeExecution(
   regs.flags &= ~Rflags.TF;
   if (x.plan.type === 'generic') {
     const c = regs.cpu;
-    const lo = (c.ripLo >>> 0) + x.resumeDelta;
+    const lo = (c.ripLow >>> 0) + x.resumeDelta;
     const carry = Math.floor(lo / 0x1_0000_0000);
-    c.ripLo = lo | 0;
-    c.ripHi = (c.ripHi + carry) | 0;
+    c.setRipHalves(lo | 0, (c.ripHigh + carry) | 0);
   } else {
     const space = regs.cpu.addressSpace;
     regs.ip = applyResumeFixups(x.plan, {
