@@ -4,7 +4,7 @@
 // needs, and run it. `node scripts/bootstrap.mjs demo|test|bench|docs|docs:build [args...]`.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -92,6 +92,12 @@ switch (command) {
   case 'test': {
     must(biome, ['check', '.'], 'lint (biome check)');
     must(tsc, ['-b'], 'typecheck and build (tsc -b)');
+    // The build leaves spec files and test support out; each package's tsconfig.test.json checks them.
+    for (const dir of readdirSync(join(root, 'packages'))) {
+      const config = join(root, 'packages', dir, 'tsconfig.test.json');
+      if (existsSync(config))
+        must(tsc, ['-p', config], `typecheck the tests of packages/${dir} (tsc -p tsconfig.test.json)`);
+    }
     ensureChromium();
     ensureGdb();
     const status = run(turbo, ['run', 'test', '--output-logs=errors-only', '--continue', ...rest]);

@@ -182,7 +182,7 @@ describe('--image linked where the kernel or nothing may be', () => {
   // The sample kernel's pages and the free parts of the kernel text mapping, as the refusal names them.
   const RELINK =
     /: link it in \[0xffffffff80000000, 0xffffffff81000000\) or \[0xffffffff81[0-9a-f]{3}000, 0xffffffffa0000000\), e\.g\. with -Wl,-Ttext=0xffffffff90000000$/;
-  const oneLine = (r: { status: number | null; stderr: string }) => [
+  const oneLine = (r: { status: number | null; stderr: string }): [number | null, string] => [
     r.status,
     r.stderr.replace(/ \(see 'int3 \w+ --help'\)\n$/, ''),
   ];

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { int3, lines, ok, REPO_ROOT, startInt3 } from './int3.js';
 
@@ -11,12 +11,14 @@ const dir = mkdtempSync(join(tmpdir(), 'int3-json-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SCHEMA_PATH = join(REPO_ROOT, 'packages/tracer-plugins/schema/trace-json-lines.v2.schema.json');
+// ajv is CommonJS: its default export is the class at run time; its types name it `.default`.
+const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
 const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')));
 
 /** Parses JSON Lines and checks every line against the schema. */
 function checked(text: string): Record<string, unknown>[] {
   return lines(text).map((l) => {
-    const value = JSON.parse(l);
+    const value: Record<string, unknown> = JSON.parse(l);
     if (!validate(value)) throw new Error(`${l}\n${JSON.stringify(validate.errors, null, 1)}`);
     return value;
   });

@@ -1,5 +1,6 @@
 import { stateHash } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
+import type { Kretprobe } from '../src/core/kretprobe.js';
 import { kprobesCore } from '../src/kprobes.js';
 import { bootWithKprobes } from './support/machine.js';
 
@@ -16,7 +17,7 @@ describe('kprobes and machine snapshots', () => {
           return 0;
         },
       });
-      const rp = { kp: { symbolName: 'do_syscall_64' }, maxactive: 2, handler: () => void counts.r++ };
+      const rp: Kretprobe = { kp: { symbolName: 'do_syscall_64' }, maxactive: 2, handler: () => void counts.r++ };
       k.registerKretprobe(rp);
       const tasks = [
         ['fork', '3'],
@@ -33,7 +34,7 @@ describe('kprobes and machine snapshots', () => {
         ...counts,
         console: m.console.length,
         nmissed: rp.kp.nmissed,
-        rpMissed: (rp as { nmissed?: number }).nmissed,
+        rpMissed: rp.nmissed,
       };
       m.run({ until: done });
       const first = { hash: stateHash(m), counts: { ...counts }, out: m.console.map((c) => c.text) };
@@ -41,6 +42,9 @@ describe('kprobes and machine snapshots', () => {
       counts.k = at.k;
       counts.r = at.r;
       expect(m.console.length).toBe(at.console);
+      // The misses counted by then come back with the snapshot (kprobes-state.ts saves them).
+      expect([rp.kp.nmissed, rp.nmissed]).toEqual([at.nmissed, at.rpMissed]);
+      expect(at.rpMissed).toBeTypeOf('number');
       m.run({ until: done });
       expect({ hash: stateHash(m), counts: { ...counts }, out: m.console.map((c) => c.text) }).toEqual(first);
       expect(first.counts.r).toBeGreaterThan(0);

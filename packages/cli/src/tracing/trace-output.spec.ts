@@ -14,9 +14,9 @@ function traced(
   every: number,
   bufferSizeKb?: number,
   argv = ['cat', '/etc/motd'],
-): { text: string; lost?: string } {
+): { text: string; lost?: string | undefined } {
   const t = createTracedSession(image, 2);
-  defineEvents(t, { definitions: DEFS, filters: [], bufferSizeKb }, 'trace');
+  defineEvents(t, { definitions: DEFS, filters: [], ...(bufferSizeKb === undefined ? {} : { bufferSizeKb }) }, 'trace');
   let text = '';
   const out = createTraceOutput(
     t,

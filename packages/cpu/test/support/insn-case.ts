@@ -50,7 +50,7 @@ export interface InsnState {
   readonly regs: readonly bigint[];
   readonly rflags: number;
   /** The scratch window (memory forms only). */
-  readonly memory?: Uint8Array;
+  readonly memory?: Uint8Array | undefined;
 }
 
 /** One differential case: bytes and the state to run them from. */
@@ -79,7 +79,7 @@ export interface InsnTemplate {
   /** Whether the form touches the scratch window (its bytes are then generated and compared). */
   readonly memory?: boolean;
   /** Adjusts the generated registers and window (e.g. puts the count in CL); mutates both. */
-  prepare?(regs: bigint[], c: InsnChoice, memory: Uint8Array): void;
+  prepare?: ((regs: bigint[], c: InsnChoice, memory: Uint8Array) => void) | undefined;
   /** Flags the SDM leaves undefined for these inputs. */
   undefinedFlags?(regs: readonly bigint[], c: InsnChoice): number;
   /** Registers (bit mask) the SDM leaves undefined for these inputs. */

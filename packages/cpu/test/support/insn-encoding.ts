@@ -53,8 +53,8 @@ export interface MemForm {
   /** ModRM.reg: a register number or the opcode extension. */
   readonly reg: number;
   readonly base: number;
-  readonly index?: number;
-  readonly scale?: 0 | 1 | 2 | 3;
+  readonly index?: number | undefined;
+  readonly scale?: 0 | 1 | 2 | 3 | undefined;
   readonly disp: number;
   readonly imm?: { readonly size: 1 | 2 | 4; readonly value: bigint };
   /** Prefixes emitted first (lock 0xf0, rep 0xf3...). */

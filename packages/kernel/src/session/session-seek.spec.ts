@@ -13,7 +13,12 @@ const retired = (s: Session) => s.machine.cpus.reduce((sum, c) => sum + c.retire
 
 /** A run with a long first `input:run` (periodic snapshots inside it) and a second, shorter one. */
 function record(cpus: number, maxSnapshots?: number): Session {
-  const s = Session.create({ ...base, cpus, snapshotEveryNs: 20_000, maxSnapshots });
+  const s = Session.create({
+    ...base,
+    cpus,
+    snapshotEveryNs: 20_000,
+    ...(maxSnapshots === undefined ? {} : { maxSnapshots }),
+  });
   s.runWorkloads([['fork', '3'], ['net', '2'], ['dd', '2'], ['cat', '/etc/motd'], ['fault'], ['spin', '3000']]);
   s.runWorkloads([['hello'], ['mkdir', '/tmp/x']]);
   return s;

@@ -27,7 +27,9 @@ describe(Session, () => {
     const saved = s.completeText();
     const valid = Session.readLog(enc(saved), 'saved.int3log');
     expect(valid.end).toMatchObject({ type: 'end', entries: s.log().length, stop: 'complete', hash: s.hash() });
-    expect(Session.replay(enc(saved), 'saved.int3log', { image, programs: sampleProgram }).hash()).toBe(s.hash());
+    expect(
+      Session.replay(enc(saved), 'saved.int3log', { image, imageName: 'vmlinux', programs: sampleProgram }).hash(),
+    ).toBe(s.hash());
     s.runWorkloads([['hello']]);
     expect(s.text().startsWith(saved.slice(0, saved.lastIndexOf('\n', saved.length - 2) + 1))).toBe(true);
   });

@@ -7,7 +7,7 @@ const image = readSampleImage();
 
 /** A booted sample kernel with kprobes initialised. */
 export function bootWithKprobes(cpus = 1, quantum?: number): { m: Machine; k: Kprobes } {
-  const m = Machine.boot({ image, cpus, quantum, programs: sampleProgram });
+  const m = Machine.boot({ image, cpus, ...(quantum === undefined ? {} : { quantum }), programs: sampleProgram });
   return { m, k: Kprobes.init(m) };
 }
 

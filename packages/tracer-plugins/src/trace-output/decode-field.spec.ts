@@ -11,7 +11,7 @@ const f = (
   signed: boolean,
   kind: FieldDescriptor['kind'],
   count?: number,
-): FieldDescriptor => ({ name, ctype, offset, size, signed, kind, count });
+): FieldDescriptor => ({ name, ctype, offset, size, signed, kind, ...(count === undefined ? {} : { count }) });
 
 const FIELDS = [
   f('s64', 's64', 8, 8, true, 'int'),
