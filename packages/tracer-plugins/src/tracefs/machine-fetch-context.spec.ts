@@ -16,7 +16,7 @@ function context() {
   space.map(KERNEL_PAGE, 0x1000, PageFlags.Present);
   const R = new Int32Array(16);
   const H = new Int32Array(16);
-  const cpu = { id: 0, addressSpace: space, R, H };
+  const cpu = { id: 0, addressSpace: space, regLo: (r: number) => R[r], regHi: (r: number) => H[r] };
   const regs = { cpu } as unknown as PtRegs;
   // The real adapter over a one-CPU stand-in machine: pages and registers come through the view.
   const view = machineTracerView({ cpus: [cpu], streams: {} } as unknown as Machine, {} as Kprobes);
