@@ -8,6 +8,8 @@ import { execFlow } from './exec-flow.js';
 import { execRare } from './exec-rare.js';
 import { execShift, shiftRegImm } from './exec-shift.js';
 import type { Insn } from './insn.js';
+import { BlockCompiler, type BlockCompilerOptions } from './jit/block-compiler.js';
+import type { PageJit } from './jit/jit-region.js';
 import { mappingEpoch } from './mapping-epoch.js';
 import type { RunResult } from './run-result.js';
 
@@ -19,6 +21,17 @@ export interface CpuOptions {
   addressSpace: AddressSpace;
   id?: number;
   io?: { in(port: number, size: number): number; out(port: number, size: number, value: number): void };
+  /**
+   * The block compiler: true (or its options) compiles hot code to JavaScript, false interprets
+   * everything. Default: off, unless the environment says `INT3_JIT=1`.
+   */
+  jit?: boolean | BlockCompilerOptions;
+}
+
+/** Whether the environment turns the compiler on (`INT3_JIT=1`); no environment (a browser) leaves it off. */
+function jitFromEnvironment(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.INT3_JIT === '1';
 }
 
 /**
@@ -46,10 +59,14 @@ export class Cpu extends CpuTraps {
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).
    */
   private readonly gateExit: RunResult;
+  /** The block compiler, or null when this CPU only interprets. */
+  readonly jit: BlockCompiler | null;
 
   constructor(options: CpuOptions) {
     super(options.addressSpace, options.id ?? 0);
     this.io = options.io;
+    const jit = options.jit ?? jitFromEnvironment();
+    this.jit = jit === false ? null : new BlockCompiler(jit === true ? {} : jit);
     const cpu = this;
     this.gateExit = Object.freeze({
       reason: 'gate' as const,
@@ -103,6 +120,9 @@ export class Cpu extends CpuTraps {
     let prevLo = 1;
     let prevHi = 0;
     let prev = NO_CODE;
+    // A block head: the first instruction of the run, or one reached by a jump or after compiled code.
+    let head = true;
+    const jit = this.jit;
     this.attention = 1;
     for (;;) {
       if (this.attention !== 0) {
@@ -124,6 +144,37 @@ export class Cpu extends CpuTraps {
         left = m | 0;
       }
       const tf = this.flags & 0x100; // TF at the start of the instruction
+      if (head && jit !== null && tf === 0 && this.attention === 0) {
+        // Compiled code runs only at a block head, with TF clear and nothing pending (so no boundary
+        // inside it is one where the interpreter would stop), and when the budget covers its entry
+        // block; the region itself leaves at the first branch the budget does not cover.
+        const lo = this.ripLo;
+        const t = (lo >>> 12) & 255;
+        if (this.fTagLo[t] === (lo & -4096) && this.fTagHi[t] === this.ripHi) {
+          const page = this.fPage[t];
+          if (page.code !== null) {
+            const pj = (page.jit as PageJit | null) ?? jit.pageJit(page);
+            const off = lo & 0xfff;
+            let region = pj.entries[off];
+            if (region === null && ++pj.heat[off] >= jit.threshold) {
+              jit.compile(page, pj, lo & -4096, this.ripHi, off);
+              region = pj.entries[off];
+            }
+            if (region !== null) {
+              const rem = Math.min(virtualEnd - this.virtualCount, end - this.retiredCount, 0x3fffffff);
+              if (region.n <= rem) {
+                const before = this.retiredCount;
+                jit.stats.entries++;
+                region.fn(this, Math.floor(rem));
+                jit.stats.retired += this.retiredCount - before;
+                left = 0;
+                continue;
+              }
+            }
+          }
+        }
+      }
+      head = false;
       const lo = this.ripLo;
       let insn = (lo & -4096) === codeLo && this.ripHi === codeHi ? code[lo & 0xfff] : null;
       if (insn === null) {
@@ -176,6 +227,7 @@ export class Cpu extends CpuTraps {
                 prevLo = 1;
               }
               left = 0;
+              head = true;
               continue;
             }
             return this.gateExit;
@@ -628,7 +680,7 @@ export class Cpu extends CpuTraps {
       if (seq) {
         this.ripLo = i.nl;
         this.ripHi = i.nh;
-      }
+      } else head = true;
       this.retiredCount++;
       this.virtualCount += insn.cost & this.costMask;
       if (exit !== 0) {

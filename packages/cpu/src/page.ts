@@ -1,6 +1,14 @@
 import type { Insn } from './insn.js';
 import { PAGE_SIZE } from './page-flags.js';
 
+/** Compiled code derived from a page's bytes: it must drop what overlaps every write. */
+export interface CompiledCodeObserver {
+  /** Bytes [offset, offset+length) of the page changed (or their decoded code was dropped). */
+  onWrite(offset: number, length: number): void;
+  /** All decoded code of the page was dropped (unmap, a change of its execute permission). */
+  clear(): void;
+}
+
 /** Longest x86 instruction, in bytes. @see Intel SDM Vol. 2A §2.3.11 */
 export const MAX_INSN_LENGTH = 15;
 
@@ -26,6 +34,11 @@ export class Page {
   instrumentation: Uint8Array | null = null;
   /** True once a second address space maps this very page ({@link AddressSpace.share}). */
   shared = false;
+  /**
+   * What the CPU's block compiler compiled from this page's decoded code, told of every write the
+   * decoded code is told of (and of its dropping), or null while nothing was compiled here.
+   */
+  jit: CompiledCodeObserver | null = null;
 
   constructor(flags: number) {
     this.flags = flags;
@@ -46,6 +59,7 @@ export class Page {
 
   /** Drops every decoded instruction overlapping bytes [offset, offset+length). */
   onWrite(offset: number, length: number): void {
+    if (this.jit !== null) this.jit.onWrite(offset, length);
     const code = this.code;
     if (code === null) return;
     const end = offset + length;
@@ -60,6 +74,7 @@ export class Page {
 
   /** Drops all decoded code of this page (and straddling code of pages before it). */
   invalidateCode(): void {
+    if (this.jit !== null) this.jit.clear();
     if (this.straddlers !== null) {
       for (const p of this.straddlers) p.onWrite(PAGE_SIZE - MAX_INSN_LENGTH, MAX_INSN_LENGTH);
     }

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { AddressSpace } from '../address-space.js';
+import { Cpu } from '../cpu.js';
+import { PageFlags } from '../page-flags.js';
+import { Reg } from '../reg.js';
+import type { RunResult } from '../run-result.js';
+import { BlockCompiler } from './block-compiler.js';
+
+const CODE = 0x400000n;
+const RWX = PageFlags.Present | PageFlags.Writable | PageFlags.User;
+
+/** add eax, 1; dec r15; jnz back; hlt — three instructions per iteration. */
+const COUNT_LOOP = [0x83, 0xc0, 0x01, 0x49, 0xff, 0xcf, 0x75, 0xf8, 0xf4];
+/** Offset of the add's immediate in COUNT_LOOP. */
+const ADD_IMM = 2n;
+
+function machine(code: number[], jit: boolean | { threshold?: number; maxRegions?: number }) {
+  const as = new AddressSpace();
+  as.map(CODE, 4096, RWX);
+  as.write(CODE, Uint8Array.from(code));
+  as.map(0x7fe000n, 8192, RWX);
+  const cpu = new Cpu({ addressSpace: as, jit: jit === true ? { threshold: 1 } : jit });
+  cpu.setReg(Reg.RSP, 0x7ff000n);
+  cpu.rip = CODE;
+  return { cpu, as };
+}
+
+/** Runs the same scenario on the interpreter and the compiler; returns both outcomes. */
+function both<T>(scenario: (m: ReturnType<typeof machine>) => T, code: number[]): [T, T, BlockCompiler] {
+  const ref = machine(code, false);
+  const jit = machine(code, true);
+  const a = scenario(ref);
+  const b = scenario(jit);
+  return [a, b, jit.cpu.jit as BlockCompiler];
+}
+
+function state(cpu: Cpu, r: RunResult) {
+  return { r: { ...r }, ctx: cpu.saveContext() };
+}
+
+describe(BlockCompiler, () => {
+  it('should stop a block right after a store into its own code, so the next instruction runs patched', () => {
+    // mov [rip+2], cl (the add's imm8); add eax, 1; inc ecx; dec r15; jnz back; hlt
+    const code = [0x88, 0x0d, 0x02, 0, 0, 0, 0x83, 0xc0, 0x01, 0xff, 0xc1, 0x49, 0xff, 0xcf, 0x75, 0xf0, 0xf4];
+    const [a, b, jit] = both(({ cpu }) => {
+      cpu.setReg(Reg.RCX, 5n);
+      cpu.setReg(Reg.R15, 10n);
+      return state(cpu, cpu.run(10_000));
+    }, code);
+    expect(b).toEqual(a);
+    // Each iteration adds the value it has just stored: 5 + 6 + … + 14.
+    expect(b.ctx.gpr[Reg.RAX]).toBe(95n);
+    expect(jit.stats.retired).toBeGreaterThan(0);
+  });
+
+  it('should run the new code after a host write to a hot loop between runs', () => {
+    const [a, b, jit] = both(({ cpu, as }) => {
+      cpu.setReg(Reg.R15, 1000n);
+      const first = cpu.run(99);
+      as.writeU8(CODE + ADD_IMM, 2);
+      return [first, state(cpu, cpu.run(1e6))];
+    }, COUNT_LOOP);
+    expect(b).toEqual(a);
+    // 33 iterations added 1, the other 967 add 2.
+    expect(b[1].ctx.gpr[Reg.RAX]).toBe(33n + 2n * 967n);
+    expect(jit.stats.compiled).toBeGreaterThanOrEqual(2);
+  });
+
+  it('should trap at an int3 armed in a hot loop, and run on once it is disarmed', () => {
+    const [a, b] = both(({ cpu, as }) => {
+      cpu.setReg(Reg.R15, 1000n);
+      cpu.run(99);
+      as.writeU8(CODE, 0xcc);
+      const armed = state(cpu, cpu.run(1e6));
+      as.writeU8(CODE, 0x83);
+      cpu.rip = CODE;
+      return [armed, state(cpu, cpu.run(1e6))];
+    }, COUNT_LOOP);
+    expect(b).toEqual(a);
+    expect(b[0].r).toEqual({ reason: 'exception', vector: 3, rip: CODE + 1n });
+    expect(b[1].r.reason).toBe('hlt');
+    expect(b[1].ctx.gpr[Reg.RAX]).toBe(1000n);
+  });
+
+  it('should stop at exactly the budget, mid-loop, at every budget', () => {
+    for (const budget of [1, 2, 3, 4, 5, 7, 8, 64, 100, 301]) {
+      const [a, b] = both(({ cpu }) => {
+        cpu.setReg(Reg.R15, 1000n);
+        const out = [];
+        for (let k = 0; k < 5; k++) out.push(state(cpu, cpu.run(budget)));
+        return out;
+      }, COUNT_LOOP);
+      expect(b).toEqual(a);
+      expect(b[4].ctx.retired).toBe(Math.min(5 * budget, 3001));
+    }
+  });
+
+  it('should leave single-stepping (TF) to the interpreter: one instruction, then #DB', () => {
+    const [a, b] = both(({ cpu }) => {
+      cpu.setReg(Reg.R15, 1000n);
+      cpu.run(60);
+      cpu.rflags |= 0x100;
+      return state(cpu, cpu.run(1e6));
+    }, COUNT_LOOP);
+    expect(b).toEqual(a);
+    expect(b.r).toMatchObject({ reason: 'exception', vector: 1, singleStep: true });
+    expect(b.ctx.retired).toBe(61);
+  });
+
+  it('should take a pending interrupt at the first boundary, as the interpreter does', () => {
+    const [a, b] = both(({ cpu }) => {
+      cpu.setReg(Reg.R15, 1000n);
+      cpu.rflags |= 0x200;
+      cpu.run(50);
+      cpu.raiseInterrupt(0x20);
+      return state(cpu, cpu.run(1e6));
+    }, COUNT_LOOP);
+    expect(b).toEqual(a);
+    expect(b.r).toMatchObject({ reason: 'interrupt', vector: 0x20 });
+    expect(b.ctx.retired).toBe(50);
+  });
+
+  it('should keep at most maxRegions compiled regions while code is patched over and over', () => {
+    const { cpu, as } = machine(COUNT_LOOP, { threshold: 1, maxRegions: 4 });
+    const jit = cpu.jit as BlockCompiler;
+    for (let k = 0; k < 200; k++) {
+      // A different instruction length each time moves the loop's entry around the page.
+      as.writeU8(CODE + ADD_IMM, k & 0x7f);
+      cpu.rip = CODE;
+      cpu.setReg(Reg.R15, 3n);
+      expect(cpu.run(1e6).reason).toBe('hlt');
+      expect(jit.liveRegions()).toBeLessThanOrEqual(4);
+    }
+    expect(jit.stats.compiled).toBeGreaterThan(4);
+  });
+
+  it('should be off with the jit option false', () => {
+    expect(new Cpu({ addressSpace: new AddressSpace(), jit: false }).jit).toBeNull();
+    expect(new Cpu({ addressSpace: new AddressSpace(), jit: true }).jit).toBeInstanceOf(BlockCompiler);
+  });
+});

@@ -1,0 +1,152 @@
+import { execExchange } from '../exec-alu.js';
+import { execBitScan, execBitTest } from '../exec-bits.js';
+import { execFlow } from '../exec-flow.js';
+import { execDiv, execImul2, execMul } from '../exec-muldiv.js';
+import { execDoubleShift, execShift } from '../exec-shift.js';
+import { execString } from '../exec-string.js';
+import { imulOverflow } from '../imul-overflow.js';
+import { PARITY } from '../lazy-flags.js';
+import type { Page } from '../page.js';
+import { isCompilable } from './compilable.js';
+import { JitRegion, PageJit, type RegionFunction } from './jit-region.js';
+import { planRegion } from './region-plan.js';
+import { RegionEmitter } from './region-source.js';
+
+/** The interpreter's executors the generated code calls (one source of truth for those ops). */
+const EXECUTORS = {
+  execShift,
+  execDoubleShift,
+  execMul,
+  execImul2,
+  execDiv,
+  execExchange,
+  execBitScan,
+  execBitTest,
+  execString,
+  execFlow,
+};
+
+const NOT_COMPILABLE: RegionFunction = () => {};
+
+/** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
+const KILL_LIMIT = 64;
+
+/** Options of the block compiler. */
+export interface BlockCompilerOptions {
+  /** Most compiled regions kept (the oldest is dropped first); default 4096. */
+  readonly maxRegions?: number;
+  /** Times a block head is reached before it is compiled; default 16. */
+  readonly threshold?: number;
+}
+
+/** Where the compiler's time goes: see {@link BlockCompiler.stats}. */
+export interface JitStats {
+  /** Regions compiled. */
+  compiled: number;
+  /** Heads found not compilable (the first instruction is one the compiler does not take). */
+  refused: number;
+  /** Host milliseconds spent generating and compiling regions. */
+  compileMs: number;
+  /** Entries into compiled regions (each return goes back to the run loop). */
+  entries: number;
+  /** Instructions retired inside compiled regions. */
+  retired: number;
+  /** Regions dropped because the cache was full. */
+  evicted: number;
+}
+
+/**
+ * Compiles hot code to JavaScript: a region of basic blocks of one page, reached from one entry,
+ * becomes one function (`new Function`; no Node API, so it runs in the browser too). Regions live on
+ * their page (a write to their bytes kills them, see {@link PageJit}) and in a bounded ring: the
+ * oldest is dropped when it is full.
+ */
+export class BlockCompiler {
+  readonly threshold: number;
+  private readonly ring: (JitRegion | null)[];
+  private pos = 0;
+  readonly stats: JitStats = { compiled: 0, refused: 0, compileMs: 0, entries: 0, retired: 0, evicted: 0 };
+
+  constructor(options: BlockCompilerOptions = {}) {
+    this.threshold = Math.max(1, Math.min(255, options.threshold ?? 16));
+    this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
+  }
+
+  /** The page's compiled-code table, created on first use. */
+  pageJit(page: Page): PageJit {
+    let pj = page.jit as PageJit | null;
+    if (pj === null) {
+      pj = new PageJit();
+      page.jit = pj;
+    }
+    return pj;
+  }
+
+  /** Compiles the region entered at `offset` of `page` (at `pageHi:pageLo`) from its decoded code. */
+  compile(page: Page, pj: PageJit, pageLo: number, pageHi: number, offset: number): void {
+    const code = page.code;
+    const first = code?.[offset] ?? null;
+    if (code === null || first === null) {
+      pj.heat[offset] = 0;
+      return;
+    }
+    const t0 = now();
+    const plan = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable);
+    if (plan === null) {
+      this.stats.refused++;
+      this.keep(
+        pj,
+        new JitRegion(pj, offset, Number.POSITIVE_INFINITY, NOT_COMPILABLE, Int32Array.of(offset, offset + first.len)),
+      );
+      return;
+    }
+    const ranges: number[] = [];
+    for (const b of plan.blocks) ranges.push(b.start, b.next);
+    const region = new JitRegion(pj, offset, plan.blocks[0].insns.length, NOT_COMPILABLE, Int32Array.from(ranges));
+    const src = new RegionEmitter(plan, pageLo, pageHi).generate();
+    const factory = new Function('B', 'I', 'T', 'P', 'IO', 'X', src.body) as (
+      b: JitRegion,
+      i: unknown,
+      t: Int32Array,
+      p: Uint8Array,
+      io: typeof imulOverflow,
+      x: typeof EXECUTORS,
+    ) => RegionFunction;
+    region.fn = factory(region, src.insns, src.table, PARITY, imulOverflow, EXECUTORS);
+    this.keep(pj, region);
+    this.stats.compiled++;
+    this.stats.compileMs += now() - t0;
+  }
+
+  /** Installs a region, dropping the oldest one when the ring is full. */
+  private keep(pj: PageJit, region: JitRegion): void {
+    const old = this.ring[this.pos];
+    if (old !== null && !old.dead) {
+      old.owner.kill(old);
+      this.stats.evicted++;
+    }
+    this.ring[this.pos] = region;
+    this.pos = (this.pos + 1) % this.ring.length;
+    pj.add(region);
+  }
+
+  /** Regions compiled and not dropped since. */
+  liveRegions(): number {
+    let n = 0;
+    for (const r of this.ring) if (r !== null && !r.dead) n++;
+    return n;
+  }
+
+  /** Drops every compiled region (the CPU option was turned off, or a test wants a cold start). */
+  clear(): void {
+    for (let k = 0; k < this.ring.length; k++) {
+      const r = this.ring[k];
+      if (r !== null && !r.dead) r.owner.kill(r);
+      this.ring[k] = null;
+    }
+  }
+}
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}

@@ -1,0 +1,87 @@
+import type { CompiledCodeObserver } from '../page.js';
+
+/**
+ * A region's compiled function: runs from the region's entry with `rem` instructions of budget left
+ * (at least the entry block's length), and leaves the CPU exactly as the interpreter would after the
+ * same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault rethrows the
+ * CpuFault with all of that pointing at the faulting instruction.
+ */
+export type RegionFunction = (cpu: unknown, rem: number) => void;
+
+/**
+ * One compiled region: basic blocks of one page reached from one entry, compiled into one function
+ * (internal branches stay inside it). `dead` turns true when a write overlaps its bytes: the region
+ * function checks it after its own stores, so a store into its own code stops it right there.
+ */
+export class JitRegion {
+  dead = false;
+  constructor(
+    readonly owner: PageJit,
+    /** Offset of the entry on the page. */
+    readonly entry: number,
+    /** Instructions in the entry block (the budget needed to enter); Infinity for "not compilable". */
+    readonly n: number,
+    /** The compiled function (a no-op for the not-compilable marker), set once compiled. */
+    public fn: RegionFunction,
+    /** Byte ranges the region was compiled from, as [start, end) offset pairs. */
+    readonly ranges: Int32Array,
+  ) {}
+
+  /** Whether bytes [offset, offset+length) overlap the region's code. */
+  overlaps(offset: number, length: number): boolean {
+    const end = offset + length;
+    const r = this.ranges;
+    for (let k = 0; k < r.length; k += 2) if (r[k] < end && offset < r[k + 1]) return true;
+    return false;
+  }
+}
+
+/** Page offsets per page (4 KiB). */
+const SLOTS = 4096;
+
+/**
+ * The compiled code of one page: regions by entry offset, how often each offset was reached as a
+ * block head (to find hot code), and every write to the page kills the regions it overlaps.
+ */
+export class PageJit implements CompiledCodeObserver {
+  readonly entries: (JitRegion | null)[] = new Array<JitRegion | null>(SLOTS).fill(null);
+  // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
+  readonly heat: Uint8Array = new Uint8Array(SLOTS);
+  private readonly regions: JitRegion[] = [];
+  /** Regions killed by writes so far: a page rewritten over and over stops being compiled. */
+  kills = 0;
+
+  add(region: JitRegion): void {
+    const old = this.entries[region.entry];
+    if (old !== null) this.kill(old);
+    this.entries[region.entry] = region;
+    this.regions.push(region);
+  }
+
+  /** Drops one region (a write overlapped it, or the cache evicted it). */
+  kill(region: JitRegion): void {
+    if (region.dead) return;
+    region.dead = true;
+    if (this.entries[region.entry] === region) {
+      this.entries[region.entry] = null;
+      this.heat[region.entry] = 0;
+    }
+    const k = this.regions.indexOf(region);
+    if (k >= 0) this.regions.splice(k, 1);
+  }
+
+  onWrite(offset: number, length: number): void {
+    const regions = this.regions;
+    for (let k = regions.length - 1; k >= 0; k--) {
+      const r = regions[k];
+      if (r.overlaps(offset, length)) {
+        this.kill(r);
+        this.kills++;
+      }
+    }
+  }
+
+  clear(): void {
+    while (this.regions.length > 0) this.kill(this.regions[this.regions.length - 1]);
+  }
+}

@@ -1,0 +1,103 @@
+import type { Insn } from '../insn.js';
+
+/** Most basic blocks in one region. */
+export const MAX_BLOCKS = 4;
+/** Most instructions in one region. */
+export const MAX_INSNS = 64;
+/** Most instructions in one basic block. */
+export const MAX_BLOCK_INSNS = 32;
+
+/** How a basic block ends. */
+export const BlockEnd = {
+  /** Falls through to the next instruction (an uncompiled one, the block limit, or the page end). */
+  Fall: 0,
+  /** Ends with a control transfer it compiles (jcc, jmp, call, ret, an indirect branch…). */
+  Branch: 1,
+} as const;
+
+/** One basic block of a region: consecutive instructions of one page. */
+export interface PlannedBlock {
+  readonly start: number;
+  readonly insns: Insn[];
+  readonly end: number;
+  /** Offset after the last instruction. */
+  readonly next: number;
+}
+
+/** The blocks of one region, the entry first. */
+export interface RegionPlan {
+  readonly blocks: PlannedBlock[];
+  /** Block index by start offset. */
+  readonly index: Map<number, number>;
+}
+
+/** Ops that end a block after themselves (a control transfer). */
+export function isBranch(op: number): boolean {
+  return (
+    op === 39 /* Op.Jcc */ ||
+    op === 37 /* Op.Jmp */ ||
+    op === 34 /* Op.Call */ ||
+    op === 36 /* Op.Ret */ ||
+    op === 35 /* Op.CallInd */ ||
+    op === 38 /* Op.JmpInd */ ||
+    op === 89 /* Op.Jrcxz */ ||
+    op === 90 /* Op.Loop */
+  );
+}
+
+/**
+ * Finds the blocks of a region from `entry` on one page's decode cache: breadth first along direct
+ * branches that stay on the page, only through instructions already decoded (the interpreter ran
+ * there), each block ending at a control transfer, before an instruction the compiler does not take,
+ * or at the page end. Returns null when the entry instruction itself cannot be compiled.
+ */
+export function planRegion(
+  code: readonly (Insn | null)[],
+  pageLo: number,
+  pageHi: number,
+  entry: number,
+  compilable: (i: Insn) => boolean,
+): RegionPlan | null {
+  const blocks: PlannedBlock[] = [];
+  const index = new Map<number, number>();
+  const queue = [entry];
+  let total = 0;
+  const inPage = (lo: number, hi: number) => hi === pageHi && (lo & -4096) === pageLo;
+  while (queue.length > 0 && blocks.length < MAX_BLOCKS && total < MAX_INSNS) {
+    const start = queue.shift() as number;
+    if (index.has(start)) continue;
+    const insns: Insn[] = [];
+    let off = start;
+    let end: number = BlockEnd.Fall;
+    while (insns.length < MAX_BLOCK_INSNS && total + insns.length < MAX_INSNS && off < 4096) {
+      const i = code[off];
+      if (i === null || i === undefined || off + i.len > 4096 || !compilable(i)) break;
+      insns.push(i);
+      off += i.len;
+      if (isBranch(i.op)) {
+        end = BlockEnd.Branch;
+        break;
+      }
+    }
+    if (insns.length === 0) {
+      if (start === entry) return null;
+      continue;
+    }
+    index.set(start, blocks.length);
+    blocks.push({ start, insns, end, next: off });
+    total += insns.length;
+    const last = insns[insns.length - 1];
+    if (end === BlockEnd.Fall) {
+      // Only a block cut by the length limits continues in another block.
+      const i = off < 4096 ? code[off] : null;
+      if (i !== null && i !== undefined && off + i.len <= 4096 && compilable(i)) queue.push(off);
+      continue;
+    }
+    const op = last.op;
+    if (op === 39 /* Op.Jcc */ || op === 37 /* Op.Jmp */ || op === 34 /* Op.Call */) {
+      if (inPage(last.tl, last.th)) queue.push(last.tl & 0xfff);
+    }
+    if (op === 39 /* Op.Jcc */ && inPage(last.nl, last.nh)) queue.push(last.nl & 0xfff);
+  }
+  return { blocks, index };
+}

@@ -1,0 +1,860 @@
+import type { Insn } from '../insn.js';
+import { HELPER_OPS } from './compilable.js';
+import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
+import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
+
+/** What the generated source needs besides the CPU: the region's instructions and address tables. */
+export interface RegionSource {
+  /** Body of `new Function('B', 'I', 'T', 'P', 'IO', 'X', body)`; it returns the region function. */
+  readonly body: string;
+  /** Every instruction of the region, in the order of the generated code (index `k`). */
+  readonly insns: Insn[];
+  /**
+   * Per instruction k, 4 ints: address low half, high half, instructions of its block from k on
+   * (not retired when k faults), and their virtual cost.
+   */
+  readonly table: Int32Array;
+}
+
+const ALU_ADD = 11;
+const ALU_OR = 12;
+const ALU_ADC = 13;
+const ALU_SBB = 14;
+const ALU_AND = 15;
+const ALU_SUB = 16;
+const ALU_XOR = 17;
+const ALU_CMP = 18;
+const ALU_TEST = 19;
+
+/** Value mask of a 1/2-byte operand as source text, null at 4/8 bytes. */
+function maskText(size: number): string | null {
+  return size === 1 ? '0xff' : size === 2 ? '0xffff' : null;
+}
+
+function lit(v: number): string {
+  return v < 0 ? `(${v})` : `${v}`;
+}
+
+/** Per instruction of a block: does it write flags, may it fault or call out, does it read flags. */
+interface InsnFlags {
+  writes: boolean;
+  /** May fault, calls an executor, or otherwise lets the flag state be seen. */
+  observes: boolean;
+  /** Condition read (jcc/setcc/cmovcc), -2 for a CF read (adc/sbb), -1 none. */
+  reads: number;
+}
+
+/** Lazy-flag kind an inline op records (0: writes no flags). */
+function flagKind(i: Insn): number {
+  const op = i.op === 91 /* Op.AluReg */ ? i.i2 : i.op;
+  switch (op) {
+    case ALU_ADD:
+    case ALU_ADC:
+      return 1;
+    case ALU_SUB:
+    case ALU_SBB:
+    case ALU_CMP:
+    case 23 /* Op.Neg */:
+      return 2;
+    case ALU_OR:
+    case ALU_AND:
+    case ALU_XOR:
+    case ALU_TEST:
+      return 3;
+    case 20 /* Op.Inc */:
+      return 4;
+    case 21 /* Op.Dec */:
+      return 5;
+    case 24 /* Op.Shift */:
+      return inlineShift(i) ? 6 : 0;
+    case 28 /* Op.Imul2 */:
+      return inlineImul(i) ? 7 : 0;
+    default:
+      return 0;
+  }
+}
+
+function inlineShift(i: Insn): boolean {
+  if (i.dk !== 1 || i.sk !== 3 || (i.size !== 4 && i.size !== 8)) return false;
+  if (i.cc !== 4 && i.cc !== 5 && i.cc !== 7) return false;
+  return (i.il & (i.size === 8 ? 63 : 31)) !== 0;
+}
+
+function inlineImul(i: Insn): boolean {
+  return i.sk === 1 && i.size >= 4;
+}
+
+/** Whether the op runs through its interpreter executor in this form. */
+function usesHelper(i: Insn): boolean {
+  switch (i.op) {
+    case 24 /* Op.Shift */:
+      return !inlineShift(i);
+    case 28 /* Op.Imul2 */:
+      return !inlineImul(i);
+    case 32 /* Op.Push */:
+      return !(i.size === 8 && i.sk === 1);
+    case 33 /* Op.Pop */:
+      return !(i.size === 8 && i.dk === 1);
+    case 42 /* Op.Leave */:
+      return i.size !== 8;
+    default:
+      return HELPER_OPS.has(i.op);
+  }
+}
+
+function touchesMemory(i: Insn): boolean {
+  switch (i.op) {
+    case 10 /* Op.Lea */:
+    case 2 /* Op.Nop */:
+      return false;
+    case 34 /* Op.Call */:
+    case 36 /* Op.Ret */:
+    case 32 /* Op.Push */:
+    case 33 /* Op.Pop */:
+    case 42 /* Op.Leave */:
+      return true;
+    default:
+      return i.dk === 2 || i.sk === 2;
+  }
+}
+
+/**
+ * Generates the JS of one region. Registers live in locals (`L0`/`H0`… as int32 halves) loaded once
+ * and written back at every exit; the lazy-flag state lives in locals (`fo`, `fz`, …) assigned only by
+ * writers whose state can be seen (a later fault, executor call or block end before the next writer);
+ * flag reads after a writer of the same block are computed from the writer's operands directly.
+ */
+export class RegionEmitter {
+  private out: string[] = [];
+  private readonly insns: Insn[] = [];
+  private readonly table: number[] = [];
+  private readonly used = new Set<number>();
+  private readonly written = new Set<number>();
+  /** The flag writer of the current block so far, with its operands. */
+  private cur: FlagRecord | null = null;
+
+  constructor(
+    private readonly plan: RegionPlan,
+    private readonly pageLo: number,
+    private readonly pageHi: number,
+  ) {}
+
+  generate(): RegionSource {
+    const blocks = this.plan.blocks;
+    const body: string[] = [];
+    this.out = body;
+    for (let j = 0; j < blocks.length; j++) this.block(j, blocks[j]);
+    const regs = [...this.used].sort((a, b) => a - b);
+    const wregs = [...this.written].sort((a, b) => a - b);
+    const load = regs.map((r) => `L${r} = R[${r}], H${r} = H[${r}]`).join(', ');
+    const reload = regs.map((r) => `L${r} = R[${r}]; H${r} = H[${r}];`).join(' ');
+    const wb = wregs.map((r) => `R[${r}] = L${r}; H[${r}] = H${r};`).join(' ');
+    const flush =
+      'if (fo !== -1) { cpu.lop = fo; cpu.lsz = fz; cpu.ldl = fdl; cpu.ldh = fdh; cpu.lsl = fsl; cpu.lsh = fsh; ' +
+      'cpu.lrl = frl; cpu.lrh = frh; cpu.lcf = fc; cpu.lof = ff; fo = -1; }';
+    const text = body.join('\n').replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
+    const n0 = blocks[0].insns.length;
+    const src = [
+      `const { execShift, execDoubleShift, execMul, execImul2, execDiv, execExchange, execBitScan, execBitTest, execString, execFlow } = X;`,
+      'return function region(cpu, rem) {',
+      'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
+      regs.length > 0 ? `let ${load};` : '',
+      'let fo = -1, fz = 0, fdl = 0, fdh = 0, fsl = 0, fsh = 0, frl = 0, frh = 0, fc = 0, ff = 0;',
+      `let ret = 0, vc = 0, k = 0, sy = 0, nl = 0, nh = 0, pc = 0;`,
+      `rem -= ${n0};`,
+      'try {',
+      'L: for (;;) {',
+      'switch (pc) {',
+      text,
+      '}',
+      '}',
+      '} catch (e) {',
+      'ret -= T[k * 4 + 2]; vc -= T[k * 4 + 3];',
+      `if (sy === 0) { ${wb} }`,
+      flush,
+      'cpu.ripLo = T[k * 4]; cpu.ripHi = T[k * 4 + 1];',
+      'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
+      'throw e;',
+      '}',
+      wb,
+      flush,
+      'cpu.ripLo = nl; cpu.ripHi = nh;',
+      'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
+      '};',
+    ].join('\n');
+    return { body: src, insns: this.insns, table: Int32Array.from(this.table) };
+  }
+
+  private emit(s: string): void {
+    this.out.push(s);
+  }
+
+  /** Plans which flag writers must store their state: a backward scan of the block. */
+  private flagPlan(insns: Insn[]): boolean[] {
+    const info: InsnFlags[] = [];
+    let lastKind = 0;
+    for (const i of insns) {
+      const kind = flagKind(i);
+      const helper = usesHelper(i);
+      let reads = -1;
+      const op = i.op === 91 ? i.i2 : i.op;
+      if (!helper && (i.op === 39 || i.op === 40 || i.op === 41)) reads = i.cc;
+      if (!helper && (op === ALU_ADC || op === ALU_SBB)) reads = -2;
+      // A read is generic (through CpuState, the flag state written back) without a writer before
+      // it in the block, or when it needs the CF an inc/dec kept.
+      const generic =
+        reads !== -1 && (lastKind === 0 || (reads === -2 ? keepsCf(lastKind) : needsKeptCf(lastKind, reads)));
+      info.push({ writes: kind !== 0, observes: helper || touchesMemory(i) || generic, reads });
+      if (kind !== 0) lastKind = kind;
+      else if (helper) lastKind = 0;
+    }
+    const live = new Array<boolean>(insns.length).fill(false);
+    let needed = true;
+    for (let m = insns.length - 1; m >= 0; m--) {
+      const f = info[m];
+      if (f.writes) {
+        live[m] = needed;
+        const k = flagKind(insns[m]);
+        // inc/dec read the CF they keep, generically when no writer of theirs is known.
+        needed = f.observes || (live[m] && keepsCf(k));
+      } else if (f.observes) needed = true;
+    }
+    return live;
+  }
+
+  private block(j: number, b: PlannedBlock): void {
+    const n = b.insns.length;
+    let cost = 0;
+    for (const i of b.insns) cost += i.cost;
+    this.emit(`case ${j}: {`);
+    this.emit(`ret += ${n}; vc += ${cost};`);
+    this.cur = null;
+    const live = this.flagPlan(b.insns);
+    let costLeft = cost;
+    let off = b.start;
+    for (let p = 0; p < n; p++) {
+      const i = b.insns[p];
+      const k = this.insns.length;
+      this.insns.push(i);
+      const addr = (this.pageLo + off) | 0;
+      off += i.len;
+      this.table.push(addr, this.pageHi, n - p, costLeft);
+      costLeft -= i.cost;
+      // After the instruction at p: what an exit right after it must undo of the block's counts.
+      const after = `ret -= ${n - p - 1}; vc -= ${costLeft}; nl = ${lit(i.nl)}; nh = ${lit(i.nh)}; break L;`;
+      this.insn(k, i, live[p], after);
+    }
+    if (b.end === BlockEnd.Fall) this.edge(b.next + this.pageLo, this.pageHi);
+    this.emit('}');
+  }
+
+  /** A transfer to `lo:hi`: inside the region when it starts a block there and the budget allows. */
+  private edge(lo: number, hi: number): void {
+    const l = lo | 0;
+    const inPage = hi === this.pageHi && (l & -4096) === this.pageLo;
+    const j = inPage ? this.plan.index.get(l & 0xfff) : undefined;
+    if (j === undefined) {
+      this.emit(`nl = ${lit(l)}; nh = ${lit(hi)}; break L;`);
+      return;
+    }
+    const nj = this.plan.blocks[j].insns.length;
+    this.emit(`if (rem < ${nj}) { nl = ${lit(l)}; nh = ${lit(hi)}; break L; } rem -= ${nj}; pc = ${j}; continue L;`);
+  }
+
+  // --- registers -------------------------------------------------------------------------------
+
+  private getLo(r: number, size: number): string {
+    if (size === 1 && r >= 16) {
+      this.used.add(r - 16);
+      return `((L${r - 16} >>> 8) & 0xff)`;
+    }
+    this.used.add(r);
+    if (size === 2) return `(L${r} & 0xffff)`;
+    if (size === 1) return `(L${r} & 0xff)`;
+    return `L${r}`;
+  }
+
+  private getHi(r: number, size: number): string {
+    if (size !== 8) return '0';
+    this.used.add(r);
+    return `H${r}`;
+  }
+
+  private setR(r: number, size: number, lo: string, hi: string): void {
+    if (size === 1 && r >= 16) {
+      const q = r - 16;
+      this.used.add(q);
+      this.written.add(q);
+      this.emit(`L${q} = (L${q} & ~0xff00) | ((${lo} & 0xff) << 8);`);
+      return;
+    }
+    this.used.add(r);
+    this.written.add(r);
+    switch (size) {
+      case 8:
+        this.emit(`L${r} = ${lo}; H${r} = ${hi};`);
+        return;
+      case 4:
+        this.emit(`L${r} = ${lo}; H${r} = 0;`);
+        return;
+      case 2:
+        this.emit(`L${r} = (L${r} & ~0xffff) | (${lo} & 0xffff);`);
+        return;
+      default:
+        this.emit(`L${r} = (L${r} & ~0xff) | (${lo} & 0xff);`);
+    }
+  }
+
+  // --- memory ----------------------------------------------------------------------------------
+
+  /** Emits the effective address of `i` into `a{k}`/`e{k}` (CpuCore.ea, each form written out). */
+  private ea(k: number, i: Insn): void {
+    const a = `a${k}`;
+    const e = `e${k}`;
+    const ml = i.ml >>> 0;
+    switch (i.mf) {
+      case 0:
+        this.emit(`const ${a} = ${lit(i.ml)}, ${e} = ${lit(i.mh)};`);
+        return;
+      case 1: {
+        const b = i.mb;
+        this.used.add(b);
+        this.emit(`const x${k} = ${ml} + (L${b} >>> 0);`);
+        this.emit(`const ${e} = (${lit(i.mh)} + H${b} + (x${k} > 0xffffffff ? 1 : 0)) | 0, ${a} = x${k} | 0;`);
+        return;
+      }
+      case 2: {
+        const b = i.mb;
+        const x = i.mi;
+        this.used.add(b);
+        this.used.add(x);
+        this.emit(`const x${k} = (L${x} >>> 0) * ${i.ms} + (L${b} >>> 0) + ${ml};`);
+        this.emit(
+          `const ${e} = (${lit(i.mh)} + H${b} + Math.imul(H${x}, ${i.ms}) + ((x${k} / 4294967296) | 0)) | 0, ${a} = x${k} | 0;`,
+        );
+        return;
+      }
+      case 3: {
+        const x = i.mi;
+        this.used.add(x);
+        this.emit(`const x${k} = (L${x} >>> 0) * ${i.ms} + ${ml};`);
+        this.emit(
+          `const ${e} = (${lit(i.mh)} + Math.imul(H${x}, ${i.ms}) + ((x${k} / 4294967296) | 0)) | 0, ${a} = x${k} | 0;`,
+        );
+        return;
+      }
+      default: {
+        // CpuCore.eaGeneral: a 32-bit address size or an FS/GS base.
+        this.emit(`let g${k} = ${lit(i.ml)}, q${k} = ${lit(i.mh)};`);
+        if (i.mb >= 0) {
+          this.used.add(i.mb);
+          this.emit(
+            `{ const l = (g${k} >>> 0) + (L${i.mb} >>> 0); q${k} = q${k} + H${i.mb} + (l > 0xffffffff ? 1 : 0); g${k} = l | 0; }`,
+          );
+        }
+        if (i.mi >= 0) {
+          this.used.add(i.mi);
+          this.emit(
+            `{ const x = (L${i.mi} >>> 0) * ${i.ms} + (g${k} >>> 0); q${k} = q${k} + H${i.mi} * ${i.ms} + ((x / 4294967296) | 0); g${k} = x | 0; }`,
+          );
+        }
+        if (i.a32 !== 0) this.emit(`q${k} = 0;`);
+        if (i.seg !== 0) {
+          const s = i.seg === 1 ? 'fs' : 'gs';
+          this.emit(
+            `{ const l = (g${k} >>> 0) + (cpu.${s}Lo >>> 0); q${k} = q${k} + cpu.${s}Hi + (l > 0xffffffff ? 1 : 0); g${k} = l | 0; }`,
+          );
+        }
+        this.emit(`const ${a} = g${k}, ${e} = q${k} | 0;`);
+      }
+    }
+  }
+
+  /** Emits a load of `size` bytes at `a`:`e` into `let vl, vh` (CpuCore.rd* with the TLB hit inline). */
+  private load(size: number, a: string, e: string, vl: string, vh: string): void {
+    this.emit(`let ${vl}, ${vh} = 0;`);
+    const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (rTL[t] === (${a} & -4096) && rTH[t] === ${e}`;
+    switch (size) {
+      case 8:
+        this.emit(
+          `${head} && o <= 4088) { const v = rP[t].view; ${vl} = v.getInt32(o, true); ${vh} = v.getInt32(o + 4, true); } else { ${vl} = cpu.rdSlow(${a}, ${e}, 8); ${vh} = cpu.vh; } }`,
+        );
+        return;
+      case 4:
+        this.emit(
+          `${head} && o <= 4092) ${vl} = rP[t].view.getInt32(o, true); else ${vl} = cpu.rdSlow(${a}, ${e}, 4); }`,
+        );
+        return;
+      case 2:
+        this.emit(
+          `${head} && o <= 4094) ${vl} = rP[t].view.getUint16(o, true); else ${vl} = cpu.rdSlow(${a}, ${e}, 2); }`,
+        );
+        return;
+      default:
+        this.emit(`${head}) ${vl} = rP[t].data[o]; else ${vl} = cpu.rdSlow(${a}, ${e}, 1); }`);
+    }
+  }
+
+  /** Emits a store (CpuCore.wr* with the TLB hit inline; decoded code on the page is told). */
+  private store(size: number, a: string, e: string, vl: string, vh: string): void {
+    const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (wTL[t] === (${a} & -4096) && wTH[t] === ${e}`;
+    const tail = `if (p.code !== null) p.onWrite(o, ${size}); } else cpu.wrSlow(${a}, ${e}, ${size}, ${vl}, ${vh}); }`;
+    switch (size) {
+      case 8:
+        this.emit(
+          `${head} && o <= 4088) { const p = wP[t]; p.view.setInt32(o, ${vl}, true); p.view.setInt32(o + 4, ${vh}, true); ${tail}`,
+        );
+        return;
+      case 4:
+        this.emit(`${head} && o <= 4092) { const p = wP[t]; p.view.setInt32(o, ${vl}, true); ${tail}`);
+        return;
+      case 2:
+        this.emit(`${head} && o <= 4094) { const p = wP[t]; p.view.setUint16(o, ${vl}, true); ${tail}`);
+        return;
+      default:
+        this.emit(`${head}) { const p = wP[t]; p.data[o] = ${vl}; ${tail}`);
+    }
+  }
+
+  // --- flags -----------------------------------------------------------------------------------
+
+  /** Records a writer: in the flag locals when its state can be seen, and as the block's writer. */
+  private writeFlags(f: FlagRecord, live: boolean): void {
+    this.cur = f;
+    if (!live) return;
+    const parts = [`fo = ${f.kind}; fz = ${f.size};`];
+    if (f.kind === 6) parts.push(`frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf}; ff = ${f.of};`);
+    else if (f.kind === 3) parts.push(`frl = ${f.rl}; frh = ${f.rh};`);
+    else
+      parts.push(
+        `fdl = ${f.dl}; fdh = ${f.dh}; fsl = ${f.sl}; fsh = ${f.sh}; frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf};`,
+      );
+    this.emit(parts.join(' '));
+  }
+
+  /** Condition `cc` as an expression (specialized after a writer of this block, else CpuState.cond). */
+  private cond(cc: number): string {
+    const f = this.cur;
+    if (f !== null && !needsKeptCf(f.kind, cc)) return condExpr(f, cc);
+    this.emit('@FL@');
+    return `cpu.cond(${cc})`;
+  }
+
+  /** CF as a 0/1 expression. */
+  private carry(k: number): string {
+    const f = this.cur;
+    if (f !== null && !keepsCf(f.kind)) {
+      this.emit(`const c${k} = ${condExpr(f, 2)} ? 1 : 0;`);
+      return `c${k}`;
+    }
+    this.emit('@FL@');
+    this.emit(`const c${k} = cpu.getCF();`);
+    return `c${k}`;
+  }
+
+  // --- instructions ----------------------------------------------------------------------------
+
+  private insn(k: number, i: Insn, live: boolean, after: string): void {
+    if (touchesMemory(i) || usesHelper(i)) this.emit(`k = ${k};`);
+    if (usesHelper(i)) {
+      this.helper(k, i, after);
+      return;
+    }
+    const op = i.op;
+    switch (op) {
+      case 2 /* Op.Nop */:
+        return;
+      case 3 /* Op.MovRR */:
+        if (i.size >= 4) {
+          const lo = this.getLo(i.sr, 8);
+          const hi = i.size === 8 ? this.getHi(i.sr, 8) : '0';
+          this.setR(i.dr, i.size, lo, hi);
+        } else this.setR(i.dr, i.size, this.getLo(i.sr, i.size), '0');
+        return;
+      case 4 /* Op.MovRI */:
+        if (i.size >= 4) {
+          // As the interpreter: the immediate's high half is already 0 at 32 bits.
+          this.used.add(i.dr);
+          this.written.add(i.dr);
+          this.emit(`L${i.dr} = ${lit(i.il)}; H${i.dr} = ${lit(i.ih)};`);
+        } else this.setR(i.dr, i.size, lit(i.il), lit(i.ih));
+        return;
+      case 5 /* Op.MovRM */:
+        this.ea(k, i);
+        this.load(i.size, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
+        this.setR(i.dr, i.size, `v${k}`, `w${k}`);
+        return;
+      case 6 /* Op.MovMR */:
+        {
+          this.ea(k, i);
+          const lo = this.getLo(i.sr, i.size);
+          const hi = this.getHi(i.sr, i.size);
+          this.store(i.size, `a${k}`, `e${k}`, lo, hi);
+          this.emit(`if (B.dead) { ${after} }`);
+          return;
+        }
+      case 7 /* Op.MovMI */:
+        this.ea(k, i);
+        this.store(i.size, `a${k}`, `e${k}`, lit(i.il), lit(i.ih));
+        this.emit(`if (B.dead) { ${after} }`);
+        return;
+      case 10 /* Op.Lea */:
+        this.ea(k, i);
+        this.setR(i.dr, i.size, `a${k}`, `e${k}`);
+        return;
+      case 8 /* Op.Movzx */:
+      case 9 /* Op.Movsx */:
+        {
+          if (i.sk === 1) {
+            this.emit(`let v${k} = ${this.getLo(i.sr, i.size2)}, w${k} = ${this.getHi(i.sr, i.size2)};`);
+          } else {
+            this.ea(k, i);
+            this.load(i.size2, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
+          }
+          if (op === 9) {
+            if (i.size2 === 1) this.emit(`v${k} = (v${k} << 24) >> 24;`);
+            else if (i.size2 === 2) this.emit(`v${k} = (v${k} << 16) >> 16;`);
+            this.setR(i.dr, i.size, `v${k}`, `(v${k} >> 31)`);
+          } else this.setR(i.dr, i.size, `v${k}`, i.size2 === 8 ? `w${k}` : '0');
+          return;
+        }
+      case 11:
+      case 12:
+      case 13:
+      case 14:
+      case 15:
+      case 16:
+      case 17:
+      case 18:
+      case 19:
+      case 91 /* Op.AluReg */:
+        this.alu(k, i, op === 91 ? i.i2 : op, live, after);
+        return;
+      case 20 /* Op.Inc */:
+      case 21 /* Op.Dec */:
+      case 22 /* Op.Not */:
+      case 23 /* Op.Neg */:
+        this.unary(k, i, live, after);
+        return;
+      case 24 /* Op.Shift */:
+        this.shift(k, i, live);
+        return;
+      case 28 /* Op.Imul2 */:
+        this.imul(k, i, live);
+        return;
+      case 40 /* Op.Setcc */:
+        {
+          const c = this.cond(i.cc);
+          if (i.dk === 1) this.setR(i.dr, 1, `(${c} ? 1 : 0)`, '0');
+          else {
+            this.ea(k, i);
+            this.store(1, `a${k}`, `e${k}`, `(${c} ? 1 : 0)`, '0');
+            this.emit(`if (B.dead) { ${after} }`);
+          }
+          return;
+        }
+      case 41 /* Op.Cmovcc */:
+        {
+          if (i.sk === 1) {
+            this.emit(`const v${k} = ${this.getLo(i.sr, i.size)}, w${k} = ${this.getHi(i.sr, i.size)};`);
+          } else {
+            this.ea(k, i);
+            this.load(i.size, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
+          }
+          const c = this.cond(i.cc);
+          this.emit(`if (${c}) {`);
+          this.setR(i.dr, i.size, `v${k}`, `w${k}`);
+          this.emit('}');
+          if (i.size === 4) {
+            this.used.add(i.dr);
+            this.written.add(i.dr);
+            this.emit(`else H${i.dr} = 0;`);
+          }
+          return;
+        }
+      case 43 /* Op.Cbw */:
+        this.used.add(0);
+        if (i.size === 2) this.setR(0, 2, '((L0 << 24) >> 24)', '0');
+        else if (i.size === 4) this.setR(0, 4, '((L0 << 16) >> 16)', '0');
+        else {
+          this.written.add(0);
+          this.emit('H0 = L0 >> 31;');
+        }
+        return;
+      case 44 /* Op.Cwd */:
+        this.used.add(0);
+        if (i.size === 2) this.setR(2, 2, '((L0 << 16) >> 31)', '0');
+        else if (i.size === 4) this.setR(2, 4, '(L0 >> 31)', '0');
+        else this.setR(2, 8, '(H0 >> 31)', '(H0 >> 31)');
+        return;
+      case 32 /* Op.Push */:
+        {
+          this.emit(`const v${k} = ${this.getLo(i.sr, 8)}, w${k} = ${this.getHi(i.sr, 8)};`);
+          this.push(k, `v${k}`, `w${k}`);
+          this.emit(`if (B.dead) { ${after} }`);
+          return;
+        }
+      case 33 /* Op.Pop */:
+        this.used.add(4);
+        this.load(8, 'L4', 'H4', `v${k}`, `w${k}`);
+        this.popCommit(8);
+        this.setR(i.dr, 8, `v${k}`, `w${k}`);
+        return;
+      case 42 /* Op.Leave */:
+        this.used.add(4);
+        this.used.add(5);
+        this.written.add(4);
+        this.written.add(5);
+        this.load(8, 'L5', 'H5', `v${k}`, `w${k}`);
+        this.emit(`{ const x = (L5 >>> 0) + 8; L4 = x | 0; H4 = (H5 + (x > 0xffffffff ? 1 : 0)) | 0; }`);
+        this.emit(`L5 = v${k}; H5 = w${k};`);
+        return;
+      case 39 /* Op.Jcc */:
+        {
+          const c = this.cond(i.cc);
+          this.emit(`if (${c}) {`);
+          this.edge(i.tl, i.th);
+          this.emit('}');
+          this.edge(i.nl, i.nh);
+          return;
+        }
+      case 37 /* Op.Jmp */:
+        this.edge(i.tl, i.th);
+        return;
+      case 34 /* Op.Call */:
+        this.push(k, lit(i.nl), lit(i.nh));
+        this.emit(`if (B.dead) { nl = ${lit(i.tl)}; nh = ${lit(i.th)}; break L; }`);
+        this.edge(i.tl, i.th);
+        return;
+      case 36 /* Op.Ret */:
+        this.used.add(4);
+        this.load(8, 'L4', 'H4', `v${k}`, `w${k}`);
+        this.popCommit(8 + i.il);
+        this.emit(`nl = v${k}; nh = w${k}; break L;`);
+        return;
+      default:
+        throw new Error(`int3 jit: op ${op} has no code generator`);
+    }
+  }
+
+  /** push of 64 bits: RSP moves only once the store succeeded (CpuCore.push64). */
+  private push(k: number, vl: string, vh: string): void {
+    this.used.add(4);
+    this.written.add(4);
+    this.emit(`const sl${k} = (L4 - 8) | 0, sh${k} = (sl${k} >>> 0) > (L4 >>> 0) ? (H4 - 1) | 0 : H4;`);
+    this.store(8, `sl${k}`, `sh${k}`, vl, vh);
+    this.emit(`L4 = sl${k}; H4 = sh${k};`);
+  }
+
+  private popCommit(n: number): void {
+    this.used.add(4);
+    this.written.add(4);
+    this.emit(`{ const l = (L4 + ${n}) | 0; if ((l >>> 0) < (L4 >>> 0)) H4 = (H4 + 1) | 0; L4 = l; }`);
+  }
+
+  /** An op run by its interpreter executor: registers and flags written back, then reloaded. */
+  private helper(k: number, i: Insn, after: string): void {
+    const name = HELPER_OPS.get(i.op) as string;
+    const call = name === 'execFlags' ? `cpu.execFlags(I[${k}])` : `${name}(cpu, I[${k}])`;
+    this.emit(`@WB@ @FL@ sy = 1; ${call}; sy = 0; @RL@`);
+    this.cur = null;
+    const op = i.op;
+    if (op === 35 || op === 38 || op === 89 || op === 90) {
+      // Indirect call/jmp, loop, jrcxz: the executor moved RIP.
+      this.emit('nl = cpu.ripLo; nh = cpu.ripHi; break L;');
+      return;
+    }
+    this.emit(`if (B.dead) { ${after} }`);
+  }
+
+  private alu(k: number, i: Insn, op: number, live: boolean, after: string): void {
+    const size = i.size;
+    const w = size === 8;
+    let sl: string;
+    let sh: string;
+    if (i.sk === 3) {
+      sl = lit(i.il);
+      sh = lit(i.ih);
+    } else if (i.sk === 1) {
+      this.emit(`const s${k} = ${this.getLo(i.sr, size)}, t${k} = ${this.getHi(i.sr, size)};`);
+      sl = `s${k}`;
+      sh = `t${k}`;
+    } else {
+      this.ea(k, i);
+      this.load(size, `a${k}`, `e${k}`, `s${k}`, `t${k}`);
+      sl = `s${k}`;
+      sh = `t${k}`;
+    }
+    const mem = i.dk === 2;
+    if (mem) {
+      this.ea(k, i);
+      this.load(size, `a${k}`, `e${k}`, `d${k}`, `h${k}`);
+    } else this.emit(`const d${k} = ${this.getLo(i.dr, size)}, h${k} = ${this.getHi(i.dr, size)};`);
+    const dl = `d${k}`;
+    const dh = w ? `h${k}` : '0';
+    if (!w) sh = i.sk === 3 ? sh : '0';
+    const cin = op === ALU_ADC || op === ALU_SBB ? this.carry(k) : '0';
+    const m = maskText(size);
+    let kind = 3;
+    const rl = `r${k}`;
+    let rh = '0';
+    switch (op) {
+      case ALU_ADD:
+      case ALU_ADC:
+        kind = 1;
+        if (w) {
+          this.emit(`const y${k} = (${dl} >>> 0) + (${sl} >>> 0) + ${cin};`);
+          this.emit(`const ${rl} = y${k} | 0, u${k} = (${dh} + ${sh} + (y${k} > 0xffffffff ? 1 : 0)) | 0;`);
+          rh = `u${k}`;
+        } else this.emit(`const ${rl} = (${dl} + ${sl} + ${cin}) ${m === null ? '| 0' : `& ${m}`};`);
+        break;
+      case ALU_SUB:
+      case ALU_SBB:
+      case ALU_CMP:
+        kind = 2;
+        if (w) {
+          this.emit(`const y${k} = (${dl} >>> 0) - (${sl} >>> 0) - ${cin};`);
+          this.emit(`const ${rl} = y${k} | 0, u${k} = (${dh} - ${sh} - (y${k} < 0 ? 1 : 0)) | 0;`);
+          rh = `u${k}`;
+        } else this.emit(`const ${rl} = (${dl} - ${sl} - ${cin}) ${m === null ? '| 0' : `& ${m}`};`);
+        break;
+      default: {
+        const o = op === ALU_OR ? '|' : op === ALU_XOR ? '^' : '&';
+        this.emit(`const ${rl} = ${dl} ${o} ${sl};`);
+        if (w) {
+          this.emit(`const u${k} = ${dh} ${o} ${sh};`);
+          rh = `u${k}`;
+        }
+      }
+    }
+    if (op !== ALU_CMP && op !== ALU_TEST) {
+      if (mem) {
+        this.store(size, `a${k}`, `e${k}`, rl, rh);
+      } else this.setR(i.dr, size, rl, rh);
+    }
+    this.writeFlags({ kind, size, dl, dh, sl, sh: w ? sh : '0', rl, rh, cf: cin, of: '0' }, live);
+    if (mem && op !== ALU_CMP && op !== ALU_TEST) this.emit(`if (B.dead) { ${after} }`);
+  }
+
+  private unary(k: number, i: Insn, live: boolean, after: string): void {
+    const size = i.size;
+    const w = size === 8;
+    const mem = i.dk === 2;
+    if (mem) {
+      this.ea(k, i);
+      this.load(size, `a${k}`, `e${k}`, `d${k}`, `h${k}`);
+    } else this.emit(`const d${k} = ${this.getLo(i.dr, size)}, h${k} = ${this.getHi(i.dr, size)};`);
+    const dl = `d${k}`;
+    const dh = w ? `h${k}` : '0';
+    const m = maskText(size);
+    const put = (lo: string, hi: string) => {
+      if (mem) this.store(size, `a${k}`, `e${k}`, lo, hi);
+      else this.setR(i.dr, size, lo, hi);
+    };
+    switch (i.op) {
+      case 20:
+      case 21: {
+        const inc = i.op === 20;
+        if (w) {
+          this.emit(`const r${k} = (${dl} ${inc ? '+' : '-'} 1) | 0;`);
+          this.emit(
+            inc
+              ? `const u${k} = r${k} === 0 ? (${dh} + 1) | 0 : ${dh};`
+              : `const u${k} = r${k} === -1 ? (${dh} - 1) | 0 : ${dh};`,
+          );
+        } else this.emit(`const r${k} = (${dl} ${inc ? '+' : '-'} 1) ${m === null ? '| 0' : `& ${m}`};`);
+        const rh = w ? `u${k}` : '0';
+        // The CF inc/dec keep is read only when their flag state can be seen.
+        const cf = live ? this.carry(k) : '0';
+        put(`r${k}`, rh);
+        this.writeFlags({ kind: inc ? 4 : 5, size, dl, dh, sl: '1', sh: '0', rl: `r${k}`, rh, cf, of: '0' }, live);
+        break;
+      }
+      case 22:
+        put(m === null ? `(~${dl})` : `(~${dl} & ${m})`, w ? `(~${dh})` : '0');
+        break;
+      default: {
+        if (w) {
+          this.emit(`const r${k} = -${dl} | 0, u${k} = (~${dh} + (${dl} === 0 ? 1 : 0)) | 0;`);
+        } else this.emit(`const r${k} = -${dl} ${m === null ? '| 0' : `& ${m}`};`);
+        const rh = w ? `u${k}` : '0';
+        put(`r${k}`, rh);
+        this.writeFlags({ kind: 2, size, dl: '0', dh: '0', sl: dl, sh: dh, rl: `r${k}`, rh, cf: '0', of: '0' }, live);
+      }
+    }
+    if (mem) this.emit(`if (B.dead) { ${after} }`);
+  }
+
+  /** shl/shr/sar r32/r64 by a non-zero immediate (shiftRegImm, the count known here). */
+  private shift(k: number, i: Insn, live: boolean): void {
+    const size = i.size;
+    const n = i.il & (size === 8 ? 63 : 31);
+    const d = i.dr;
+    const l = `d${k}`;
+    const h = `h${k}`;
+    this.emit(`const ${l} = ${this.getLo(d, 8)}, ${h} = ${size === 8 ? this.getHi(d, 8) : '0'};`);
+    const rl = `r${k}`;
+    const rh = `u${k}`;
+    const bit = (b: number) => (b < 32 ? `((${l} >>> ${b}) & 1)` : `((${h} >>> ${b - 32}) & 1)`);
+    if (size === 4) {
+      if (i.cc === 4) {
+        this.emit(`const ${rl} = ${l} << ${n}, c${k} = (${l} >>> ${32 - n}) & 1, o${k} = (${rl} >>> 31) ^ c${k};`);
+      } else if (i.cc === 5) {
+        this.emit(`const ${rl} = (${l} >>> ${n}) | 0, c${k} = (${l} >>> ${n - 1}) & 1, o${k} = ${l} >>> 31;`);
+      } else this.emit(`const ${rl} = ${l} >> ${n}, c${k} = (${l} >> ${n - 1}) & 1, o${k} = 0;`);
+      this.emit(`const ${rh} = 0;`);
+    } else if (i.cc === 4) {
+      if (n < 32) this.emit(`const ${rl} = ${l} << ${n}, ${rh} = (${h} << ${n}) | (${l} >>> ${32 - n});`);
+      else this.emit(`const ${rl} = 0, ${rh} = ${l} << ${n - 32};`);
+      this.emit(`const c${k} = ${bit(64 - n)}, o${k} = (${rh} >>> 31) ^ c${k};`);
+    } else {
+      const arith = i.cc === 7;
+      if (n < 32) {
+        this.emit(
+          `const ${rl} = (${l} >>> ${n}) | (${h} << ${32 - n}), ${rh} = ${arith ? `${h} >> ${n}` : `(${h} >>> ${n}) | 0`};`,
+        );
+      } else if (arith) this.emit(`const ${rl} = ${h} >> ${n - 32}, ${rh} = ${h} >> 31;`);
+      else this.emit(`const ${rl} = (${h} >>> ${n - 32}) | 0, ${rh} = 0;`);
+      this.emit(`const c${k} = ${bit(n - 1)}, o${k} = ${arith ? '0' : `${h} >>> 31`};`);
+    }
+    this.used.add(d);
+    this.written.add(d);
+    this.emit(`L${d} = ${rl}; H${d} = ${rh};`);
+    this.writeFlags(
+      { kind: 6, size, dl: '0', dh: '0', sl: '0', sh: '0', rl, rh: size === 8 ? rh : '0', cf: `c${k}`, of: `o${k}` },
+      live,
+    );
+  }
+
+  /** imul r, r / imul r, r, imm at 32/64 bits (the interpreter's inline form). */
+  private imul(k: number, i: Insn, live: boolean): void {
+    const w = i.size === 8;
+    this.emit(`const b${k} = ${this.getLo(i.sr, 8)}, c${k} = ${w ? this.getHi(i.sr, 8) : '0'};`);
+    if (i.i2 === 1) this.emit(`const d${k} = ${lit(i.il)}, h${k} = ${lit(i.ih)};`);
+    else this.emit(`const d${k} = ${this.getLo(i.dr, 8)}, h${k} = ${w ? this.getHi(i.dr, 8) : '0'};`);
+    this.emit(`const r${k} = Math.imul(d${k}, b${k});`);
+    if (w) {
+      this.emit(
+        `const u${k} = (Math.round(((d${k} >>> 0) * (b${k} >>> 0) - (r${k} >>> 0)) / 4294967296) + Math.imul(d${k}, c${k}) + Math.imul(h${k}, b${k})) | 0;`,
+      );
+    } else this.emit(`const u${k} = 0;`);
+    this.used.add(i.dr);
+    this.written.add(i.dr);
+    this.emit(`L${i.dr} = r${k}; H${i.dr} = u${k};`);
+    this.writeFlags(
+      {
+        kind: 7,
+        size: i.size,
+        dl: `d${k}`,
+        dh: `h${k}`,
+        sl: `b${k}`,
+        sh: `c${k}`,
+        rl: `r${k}`,
+        rh: `u${k}`,
+        cf: '0',
+        of: '0',
+      },
+      live,
+    );
+  }
+}

@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AddressSpace, Cpu, type CpuContext, PageFlags, type RunResult } from '../src/index.js';
+import { FUZZ_RUNS, seedFor } from '../src/testing/fuzz-settings.js';
+import { encodeProgram, LOOP_REG, type Piece, pieceArbitrary, WINDOW_BASE_REG } from './support/jit-fuzz-program.js';
+
+const CODE = 0x400000n;
+const DATA = 0x600000n;
+const STACK = 0x7fe000n;
+const RWX = PageFlags.Present | PageFlags.Writable | PageFlags.User;
+/** The bytes around RBX (DATA + 0x800) that memory forms reach (disp8, up to 8 bytes wide). */
+const WINDOW_OFFSET = 0x700n;
+const WINDOW_SIZE = 0x200;
+
+interface Start {
+  readonly regs: readonly bigint[];
+  readonly rflags: number;
+  readonly window: Uint8Array;
+  readonly iterations: number;
+}
+
+function machine(program: Uint8Array, start: Start, jit: boolean): { cpu: Cpu; as: AddressSpace } {
+  const as = new AddressSpace();
+  as.map(CODE, 4096, RWX);
+  as.write(CODE, program);
+  as.map(DATA, 4096, RWX);
+  as.write(DATA + WINDOW_OFFSET, start.window);
+  as.map(STACK, 8192, RWX);
+  const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+  start.regs.forEach((v, r) => {
+    cpu.setReg(r as 0, v);
+  });
+  cpu.setReg(WINDOW_BASE_REG, DATA + 0x800n);
+  cpu.setReg(4, STACK + 0x1000n);
+  cpu.setReg(LOOP_REG, BigInt(start.iterations));
+  cpu.rflags = start.rflags;
+  cpu.rip = CODE;
+  return { cpu, as };
+}
+
+interface Observed {
+  readonly result: RunResult;
+  readonly context: CpuContext;
+  readonly data: string;
+  readonly stack: string;
+}
+
+function observe(cpu: Cpu, as: AddressSpace, result: RunResult): Observed {
+  return {
+    result: { ...result },
+    context: cpu.saveContext(),
+    data: Buffer.from(as.read(DATA, 4096)).toString('hex'),
+    stack: Buffer.from(as.read(STACK, 8192)).toString('hex'),
+  };
+}
+
+const startArbitrary: fc.Arbitrary<Start> = fc.record({
+  // Values from a small pool most of the time, so that operands are often equal, zero, or at a
+  // sign or carry boundary (where comparisons and flags differ between near-miss formulas).
+  regs: fc.array(
+    fc.oneof(
+      { arbitrary: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), weight: 2 },
+      { arbitrary: fc.bigInt({ min: 0n, max: 4n }), weight: 2 },
+      {
+        arbitrary: fc.constantFrom(
+          0x7fn,
+          0x80n,
+          0xffn,
+          0x7fffn,
+          0x8000n,
+          0x7fffffffn,
+          0x80000000n,
+          0xffffffffn,
+          0x100000000n,
+          0x7fffffffffffffffn,
+          0x8000000000000000n,
+          0xffffffffffffffffn,
+          0x600800n,
+        ),
+        weight: 3,
+      },
+    ),
+    { minLength: 16, maxLength: 16 },
+  ),
+  rflags: fc.integer({ min: 0, max: 0xfff }).map((f) => (f & 0x8d5) | 2),
+  window: fc.uint8Array({ minLength: WINDOW_SIZE, maxLength: WINDOW_SIZE }),
+  iterations: fc.integer({ min: 1, max: 5 }),
+});
+
+describe('the block compiler against the interpreter', () => {
+  it('should leave every register, flag, byte, count and fault as the interpreter does, at every budget stop', () => {
+    let retired = 0;
+    let compiled = 0;
+    fc.assert(
+      fc.property(
+        fc.array(pieceArbitrary, { minLength: 1, maxLength: 14 }),
+        startArbitrary,
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+        (pieces: Piece[], start, budgets) => {
+          const program = encodeProgram(pieces);
+          const ref = machine(program, start, false);
+          const jit = machine(program, start, true);
+          for (let step = 0; step < 400; step++) {
+            const budget = budgets[step % budgets.length];
+            const a = observe(ref.cpu, ref.as, ref.cpu.run(budget));
+            const b = observe(jit.cpu, jit.as, jit.cpu.run(budget));
+            expect(b).toEqual(a);
+            if (a.result.reason !== 'budget') break;
+          }
+          retired += jit.cpu.retired;
+          compiled += jit.cpu.jit?.stats.retired ?? 0;
+        },
+      ),
+      { numRuns: FUZZ_RUNS, seed: seedFor('jit-differential') },
+    );
+    // The comparison means something only if compiled code ran most of the time.
+    expect(compiled / retired).toBeGreaterThan(0.3);
+  });
+});
