@@ -97,7 +97,8 @@ export function planRegion(
     if (op === 39 /* Op.Jcc */ || op === 37 /* Op.Jmp */ || op === 34 /* Op.Call */) {
       if (inPage(last.tl, last.th)) queue.push(last.tl & 0xfff);
     }
-    if (op === 39 /* Op.Jcc */ && inPage(last.nl, last.nh)) queue.push(last.nl & 0xfff);
+    // A call's return site too: a ret that comes back to it stays in the region.
+    if ((op === 39 /* Op.Jcc */ || op === 34) /* Op.Call */ && inPage(last.nl, last.nh)) queue.push(last.nl & 0xfff);
   }
   return { blocks, index };
 }

@@ -372,7 +372,7 @@ export class RegionEmitter {
 
   /** Emits a load of `size` bytes at `a`:`e` into `let vl, vh` (CpuCore.rd* with the TLB hit inline). */
   private load(size: number, a: string, e: string, vl: string, vh: string): void {
-    this.emit(`let ${vl}, ${vh} = 0;`);
+    this.emit(`let ${vl} = 0, ${vh} = 0;`);
     const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (rTL[t] === (${a} & -4096) && rTH[t] === ${e}`;
     switch (size) {
       case 8:
@@ -630,11 +630,33 @@ export class RegionEmitter {
         this.used.add(4);
         this.load(8, 'L4', 'H4', `v${k}`, `w${k}`);
         this.popCommit(8 + i.il);
-        this.emit(`nl = v${k}; nh = w${k}; break L;`);
+        this.emit(`nl = v${k}; nh = w${k};`);
+        this.returnSites();
+        this.emit('break L;');
         return;
       default:
         throw new Error(`int3 jit: op ${op} has no code generator`);
     }
+  }
+
+  /** After a ret: back to a call's return site of this region, the region goes on there. */
+  private returnSites(): void {
+    const sites: number[] = [];
+    for (const b of this.plan.blocks) {
+      for (const i of b.insns) {
+        if (i.op === 34 /* Op.Call */ && i.nh === this.pageHi && (i.nl & -4096) === this.pageLo) {
+          const o = i.nl & 0xfff;
+          if (this.plan.index.has(o) && !sites.includes(o)) sites.push(o);
+        }
+      }
+    }
+    if (sites.length === 0) return;
+    this.emit(`if (nh === ${lit(this.pageHi)} && (nl & -4096) === ${lit(this.pageLo)}) switch (nl & 0xfff) {`);
+    for (const o of sites) {
+      this.emit(`case ${o}:`);
+      this.edge(this.pageLo + o, this.pageHi);
+    }
+    this.emit('}');
   }
 
   /** push of 64 bits: RSP moves only once the store succeeded (CpuCore.push64). */

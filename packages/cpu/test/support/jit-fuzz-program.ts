@@ -34,6 +34,7 @@ export const pieceArbitrary: fc.Arbitrary<Piece> = fc.record({
     { arbitrary: fc.constantFrom(14, 17, 19, 20, 21, 30), weight: 4 },
     { arbitrary: fc.integer({ min: 0, max: 33 }), weight: 5 },
     { arbitrary: fc.constant(34), weight: 16 },
+    { arbitrary: fc.constant(35), weight: 2 },
   ),
   width: fc.integer({ min: 0, max: 3 }),
   a: fc.integer({ min: 0, max: SCRATCH.length - 1 }),
@@ -261,6 +262,11 @@ export function encodePiece(p: Piece, next: Uint8Array | null): Uint8Array {
       return p.sub & 1 ? Uint8Array.of(0x0f, 0xa2) : Uint8Array.of(0x0f, 0x31);
     case 33: // nop, and the long nop gcc aligns loops with
       return p.sub & 1 ? Uint8Array.of(0x90) : Uint8Array.of(0x0f, 0x1f, 0x44, 0x00, 0x00);
+    case 35: {
+      // call f; jmp over; f: <an ALU op>; ret; over: — a ret back into the same region.
+      const inner = encodePiece({ ...p, kind: p.sub & 1 ? 0 : 3 }, null);
+      return Uint8Array.from([0xe8, 2, 0, 0, 0, 0xeb, inner.length + 1, ...inner, 0xc3]);
+    }
     default: {
       // A flag writer right before a reader of a random condition (every writer kind meets every
       // reader: the compiler computes such reads from the writer's operands).
