@@ -23,15 +23,15 @@ export interface CpuOptions {
   io?: { in(port: number, size: number): number; out(port: number, size: number, value: number): void };
   /**
    * The block compiler: true (or its options) compiles hot code to JavaScript, false interprets
-   * everything. Default: off, unless the environment says `INT3_JIT=1`.
+   * everything. Default: on, unless the environment says `INT3_JIT=0`.
    */
   jit?: boolean | BlockCompilerOptions;
 }
 
-/** Whether the environment turns the compiler on (`INT3_JIT=1`); no environment (a browser) leaves it off. */
+/** Whether the environment leaves the compiler on (all but `INT3_JIT=0`); no environment (a browser) leaves it on. */
 function jitFromEnvironment(): boolean {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.INT3_JIT === '1';
+  return env?.INT3_JIT !== '0';
 }
 
 /**
