@@ -2,9 +2,11 @@
 // `pnpm bench` for @int3/cpu: runs compute workloads from the C corpus (the -O2 sample image,
 // sample/sample.elf) in the emulator and natively (bench/native-driver.c, compiled by gcc at bench
 // time with the same corpus at -O2), checks both compute the same results, and prints emulated MIPS
-// (instructions retired per host second) and the slowdown against the host CPU, one line per workload.
-// Every workload runs twice: round 1 is the (timed) warm-up, printed as the cold figure; round 2 is the
-// steady state. Needs a build (`tsc -b`): it imports ../dist/index.js. Options: --only <substring>.
+// (instructions retired per host second) and the slowdown against the host CPU, one line per workload,
+// for both engines side by side: the interpreter (`jit: false`) and the block compiler (`jit: true`).
+// Every workload runs twice per engine: round 1 is the (timed) warm-up, printed as the cold figure (for
+// the compiler: compile time included); round 2 is the steady state. Then where the compiler's time
+// went. Needs a build (`tsc -b`): it imports ../dist/index.js. Options: --only <substring>.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,7 +96,7 @@ function runNative() {
   }
 }
 
-function makeMachine() {
+function makeMachine(jit) {
   const space = new AddressSpace();
   const file = parseElf(new Uint8Array(readFileSync(SAMPLE)), SAMPLE);
   loadElf(file, space);
@@ -102,7 +104,7 @@ function makeMachine() {
   space.map(STACK, STACK_SIZE, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
   space.map(GATE, 0x1000, PageFlags.Present | PageFlags.Gate);
   space.map(BUFFER, BUFFER_SIZE, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
-  return { space, symbols, cpu: new Cpu({ addressSpace: space }) };
+  return { space, symbols, cpu: new Cpu({ addressSpace: space, jit }) };
 }
 
 const ARGS = [Reg.RDI, Reg.RSI, Reg.RDX, Reg.RCX, Reg.R8, Reg.R9];
@@ -147,10 +149,9 @@ function runEmulated(machine, w) {
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : '';
 const workloads = WORKLOADS.filter((w) => w.name.includes(only));
 const native = runNative();
-const machine = makeMachine();
 
-/** Runs every workload once; returns one row per workload and whether all results matched the host. */
-function round() {
+/** Runs every workload once on `machine`; one row per workload and whether its result matched the host. */
+function round(machine) {
   const rows = [];
   for (const w of workloads) {
     const emulated = runEmulated(machine, w);
@@ -164,37 +165,60 @@ function round() {
 }
 
 const mips = (retired, ns) => retired / (ns / 1e3);
-// Round 1 (cold) starts from a fresh JIT and empty decode caches: it is the warm-up round, timed only to
-// show the cold figure. Round 2 (steady state) reruns every workload on the warmed-up interpreter.
-const cold = round();
-const steady = round();
+/** Round 1 (cold: a fresh CPU, empty decode caches, nothing compiled) then round 2 (steady state). */
+function engine(jit) {
+  const machine = makeMachine(jit);
+  const cold = round(machine);
+  const steady = round(machine);
+  return { cold, steady, stats: machine.cpu.jit?.stats };
+}
+const interp = engine(false);
+const jit = engine(true);
 
 console.log(`@int3/cpu bench: corpus workloads at -O2 (sample/sample.elf), emulator vs host (gcc -O2)`);
-console.log(`cold = round 1 (fresh JIT, warm-up round); steady = round 2 (after every workload ran once)`);
 console.log(
-  `${'workload'.padEnd(24)} ${'instructions'.padStart(13)} ${'cold MIPS'.padStart(10)} ${'steady'.padStart(10)} ${'MIPS'.padStart(7)} ${'native'.padStart(10)} ${'slowdown'.padStart(9)}  result`,
+  `cold = round 1 (fresh CPU, the compiler's compile time included); steady = round 2 (after every workload ran once); MIPS = instructions retired per host µs`,
 );
-const total = { retired: 0, coldNs: 0, ns: 0, native: 0 };
+console.log(
+  `${'workload'.padEnd(24)} ${'instructions'.padStart(13)} ${'interp cold'.padStart(12)} ${'steady'.padStart(7)} ${'jit cold'.padStart(9)} ${'steady'.padStart(7)} ${'native'.padStart(9)} ${'interp ×'.padStart(9)} ${'jit ×'.padStart(6)}  result`,
+);
+const sum = () => ({ retired: 0, ns: 0 });
+const total = { ic: sum(), is: sum(), jc: sum(), js: sum(), native: 0 };
 let mismatches = 0;
-for (let k = 0; k < steady.length; k++) {
-  const { w, emulated, host, same } = steady[k];
-  const c = cold[k];
-  if (!same || !c.same) mismatches++;
-  total.retired += emulated.retired;
-  total.coldNs += c.emulated.ns;
-  total.ns += emulated.ns;
+const add = (t, e) => {
+  t.retired += e.retired;
+  t.ns += e.ns;
+};
+for (let k = 0; k < workloads.length; k++) {
+  const rows = [interp.cold[k], interp.steady[k], jit.cold[k], jit.steady[k]];
+  const { w, host } = rows[3];
+  const same = rows.every((r) => r.same);
+  if (!same) mismatches++;
+  add(total.ic, rows[0].emulated);
+  add(total.is, rows[1].emulated);
+  add(total.jc, rows[2].emulated);
+  add(total.js, rows[3].emulated);
   total.native += host?.ns ?? 0;
-  const result =
-    same && c.same ? 'ok' : `MISMATCH host=0x${host?.result.toString(16)} emulator=0x${emulated.value.toString(16)}`;
+  const m = rows.map((r) => mips(r.emulated.retired, r.emulated.ns).toFixed(0));
+  const ratio = (r) => `${(r.emulated.ns / (host?.ns ?? 1)).toFixed(1)}x`;
+  const result = same
+    ? 'ok'
+    : `MISMATCH host=0x${host?.result.toString(16)} emulator=0x${rows.map((r) => r.emulated.value.toString(16)).join('/')}`;
   console.log(
-    `${w.name.padEnd(24)} ${emulated.retired.toLocaleString('en-US').padStart(13)} ${mips(c.emulated.retired, c.emulated.ns).toFixed(1).padStart(10)} ${(emulated.ns / 1e6).toFixed(1).padStart(8)}ms ${mips(emulated.retired, emulated.ns).toFixed(1).padStart(7)} ${((host?.ns ?? 0) / 1e6).toFixed(3).padStart(8)}ms ${`${(emulated.ns / (host?.ns ?? 1)).toFixed(0)}x`.padStart(9)}  ${result}`,
+    `${w.name.padEnd(24)} ${rows[3].emulated.retired.toLocaleString('en-US').padStart(13)} ${m[0].padStart(12)} ${m[1].padStart(7)} ${m[2].padStart(9)} ${m[3].padStart(7)} ${`${((host?.ns ?? 0) / 1e6).toFixed(2)}ms`.padStart(9)} ${ratio(rows[1]).padStart(9)} ${ratio(rows[3]).padStart(6)}  ${result}`,
   );
 }
+const tm = (t) => mips(t.retired, t.ns).toFixed(0);
 console.log(
-  `${'total'.padEnd(24)} ${total.retired.toLocaleString('en-US').padStart(13)} ${mips(total.retired, total.coldNs).toFixed(1).padStart(10)} ${(total.ns / 1e6).toFixed(1).padStart(8)}ms ${mips(total.retired, total.ns).toFixed(1).padStart(7)} ${(total.native / 1e6).toFixed(3).padStart(8)}ms ${`${(total.ns / total.native).toFixed(0)}x`.padStart(9)}`,
+  `${'total'.padEnd(24)} ${total.js.retired.toLocaleString('en-US').padStart(13)} ${tm(total.ic).padStart(12)} ${tm(total.is).padStart(7)} ${tm(total.jc).padStart(9)} ${tm(total.js).padStart(7)} ${`${(total.native / 1e6).toFixed(2)}ms`.padStart(9)} ${`${(total.is.ns / total.native).toFixed(1)}x`.padStart(9)} ${`${(total.js.ns / total.native).toFixed(1)}x`.padStart(6)}`,
 );
 console.log(
-  `emulated: cold ${mips(total.retired, total.coldNs).toFixed(1)} MIPS, steady state ${mips(total.retired, total.ns).toFixed(1)} MIPS (target >= 40 MIPS on -O2 code)`,
+  `interpreter: cold ${tm(total.ic)} MIPS, steady ${tm(total.is)} MIPS; compiler: cold ${tm(total.jc)} MIPS, steady ${tm(total.js)} MIPS (${(total.js.ns / total.native).toFixed(1)}× native; targets: >= 1000 steady, >= 300 cold)`,
+);
+const st = jit.stats;
+const retiredAll = total.jc.retired + total.js.retired;
+console.log(
+  `compiler, both rounds: ${st.compiled} regions compiled in ${st.compileMs.toFixed(1)} ms (generating the JS and new Function; V8's own optimization of them is not in it), ${st.refused} heads refused, ${st.evicted} evicted; ${st.entries.toLocaleString('en-US')} entries into compiled code (each a return to the run loop), ${((st.retired / retiredAll) * 100).toFixed(2)}% of instructions retired in compiled code, ${(retiredAll - st.retired).toLocaleString('en-US')} interpreted`,
 );
 if (mismatches > 0) {
   console.error(`${mismatches} workload(s) computed a different result in the emulator`);

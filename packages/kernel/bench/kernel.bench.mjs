@@ -107,21 +107,37 @@ function benchSyscalls() {
   }
 }
 
+/** MIPS under `spin` with the CPUs' block compiler off (INT3_JIT=0) and on, booted after setting it. */
 function benchMips() {
-  const m = boot(2);
-  timed(boot(2), ['spin', '20000']); // warm-up
-  const before = m.cpus.reduce((s, c) => s + c.virtualRetired, 0);
-  const t0 = performance.now();
-  const tasks = [m.spawn(['spin', String(spinRounds)]), m.spawn(['spin', String(spinRounds)])];
-  const outcome = m.run({ until: () => tasks.every((t) => t.exited) });
-  const seconds = (performance.now() - t0) / 1000;
-  if (outcome.reason !== 'done' || tasks.some((t) => t.exitCode !== 0))
-    throw new Error(`spin: ${JSON.stringify(outcome)}`);
-  const insns = m.cpus.reduce((s, c) => s + c.virtualRetired, 0) - before;
-  const perCpu = m.cpus.map((c) => c.virtualRetired);
-  console.log(
-    `mips: ${fmt(insns / seconds / 1e6, 2)} MIPS (2 × \`spin ${spinRounds}\` on 2 CPUs: ${insns} virtual instructions [${perCpu.join(' + ')} per CPU incl. boot] in ${fmt(seconds, 2)} s host) — ${SCRIPT} --only mips`,
-  );
+  const saved = process.env.INT3_JIT;
+  for (const [engine, flag] of [
+    ['interpreter', '0'],
+    ['compiler', '1'],
+  ]) {
+    process.env.INT3_JIT = flag;
+    const m = boot(2);
+    timed(boot(2), ['spin', '20000']); // warm-up
+    const before = m.cpus.reduce((s, c) => s + c.virtualRetired, 0);
+    const t0 = performance.now();
+    const tasks = [m.spawn(['spin', String(spinRounds)]), m.spawn(['spin', String(spinRounds)])];
+    const outcome = m.run({ until: () => tasks.every((t) => t.exited) });
+    const seconds = (performance.now() - t0) / 1000;
+    if (outcome.reason !== 'done' || tasks.some((t) => t.exitCode !== 0))
+      throw new Error(`spin: ${JSON.stringify(outcome)}`);
+    const insns = m.cpus.reduce((s, c) => s + c.virtualRetired, 0) - before;
+    const perCpu = m.cpus.map((c) => c.virtualRetired);
+    const stats = m.cpus.map((c) => c.jit?.stats).filter((x) => x !== undefined);
+    const compiled = stats.reduce((n, x) => n + x.retired, 0);
+    const where =
+      stats.length === 0
+        ? ''
+        : `; ${stats.reduce((n, x) => n + x.compiled, 0)} regions compiled in ${fmt(stats.reduce((n, x) => n + x.compileMs, 0))} ms, ${stats.reduce((n, x) => n + x.entries, 0)} entries, ${fmt((compiled / m.cpus.reduce((n, c) => n + c.retired, 0)) * 100, 1)}% of instructions (boot included) retired in compiled code`;
+    console.log(
+      `mips (${engine}): ${fmt(insns / seconds / 1e6, 2)} MIPS (2 × \`spin ${spinRounds}\` on 2 CPUs: ${insns} virtual instructions [${perCpu.join(' + ')} per CPU incl. boot] in ${fmt(seconds, 2)} s host${where}) — INT3_JIT=${flag} ${SCRIPT} --only mips`,
+    );
+  }
+  if (saved === undefined) delete process.env.INT3_JIT;
+  else process.env.INT3_JIT = saved;
 }
 
 /**

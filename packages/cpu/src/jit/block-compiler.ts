@@ -9,7 +9,7 @@ import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
 import { JitRegion, PageJit, type RegionFunction } from './jit-region.js';
-import { planRegion } from './region-plan.js';
+import { planRegion, type RegionLimits } from './region-plan.js';
 import { RegionEmitter } from './region-source.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
@@ -37,6 +37,10 @@ export interface BlockCompilerOptions {
   readonly maxRegions?: number;
   /** Times a block head is reached before it is compiled; default 16. */
   readonly threshold?: number;
+  /** Most basic blocks in one region; default 8. */
+  readonly maxBlocks?: number;
+  /** Most instructions in one region; default 128. */
+  readonly maxInsns?: number;
 }
 
 /** Where the compiler's time goes: see {@link BlockCompiler.stats}. */
@@ -63,12 +67,14 @@ export interface JitStats {
  */
 export class BlockCompiler {
   readonly threshold: number;
+  private readonly limits: RegionLimits;
   private readonly ring: (JitRegion | null)[];
   private pos = 0;
   readonly stats: JitStats = { compiled: 0, refused: 0, compileMs: 0, entries: 0, retired: 0, evicted: 0 };
 
   constructor(options: BlockCompilerOptions = {}) {
     this.threshold = Math.max(1, Math.min(255, options.threshold ?? 16));
+    this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 8), maxInsns: Math.max(1, options.maxInsns ?? 128) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
   }
 
@@ -91,7 +97,7 @@ export class BlockCompiler {
       return;
     }
     const t0 = now();
-    const plan = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable);
+    const plan = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable, this.limits);
     if (plan === null) {
       this.stats.refused++;
       this.keep(

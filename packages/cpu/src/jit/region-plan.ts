@@ -1,9 +1,11 @@
 import type { Insn } from '../insn.js';
 
-/** Most basic blocks in one region. */
-export const MAX_BLOCKS = 4;
-/** Most instructions in one region. */
-export const MAX_INSNS = 64;
+/** Most basic blocks and instructions in one region (bigger functions take V8 longer to optimize). */
+export interface RegionLimits {
+  readonly maxBlocks: number;
+  readonly maxInsns: number;
+}
+
 /** Most instructions in one basic block. */
 export const MAX_BLOCK_INSNS = 32;
 
@@ -57,19 +59,21 @@ export function planRegion(
   pageHi: number,
   entry: number,
   compilable: (i: Insn) => boolean,
+  limits: RegionLimits,
 ): RegionPlan | null {
+  const { maxBlocks, maxInsns } = limits;
   const blocks: PlannedBlock[] = [];
   const index = new Map<number, number>();
   const queue = [entry];
   let total = 0;
   const inPage = (lo: number, hi: number) => hi === pageHi && (lo & -4096) === pageLo;
-  while (queue.length > 0 && blocks.length < MAX_BLOCKS && total < MAX_INSNS) {
+  while (queue.length > 0 && blocks.length < maxBlocks && total < maxInsns) {
     const start = queue.shift() as number;
     if (index.has(start)) continue;
     const insns: Insn[] = [];
     let off = start;
     let end: number = BlockEnd.Fall;
-    while (insns.length < MAX_BLOCK_INSNS && total + insns.length < MAX_INSNS && off < 4096) {
+    while (insns.length < MAX_BLOCK_INSNS && total + insns.length < maxInsns && off < 4096) {
       const i = code[off];
       if (i === null || i === undefined || off + i.len > 4096 || !compilable(i)) break;
       insns.push(i);
