@@ -58,7 +58,7 @@ describe(BlockCompiler, () => {
       cpu.setReg(Reg.R15, 1000n);
       const first = cpu.run(99);
       as.writeU8(CODE + ADD_IMM, 2);
-      return [first, state(cpu, cpu.run(1e6))];
+      return [first, state(cpu, cpu.run(1e6))] as const;
     }, COUNT_LOOP);
     expect(b).toEqual(a);
     // 33 iterations added 1, the other 967 add 2.
