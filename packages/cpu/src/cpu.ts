@@ -160,16 +160,15 @@ export class Cpu extends CpuTraps {
               jit.compile(page, pj, lo & -4096, this.ripHi, off);
               region = pj.entries[off];
             }
-            if (region !== null) {
-              const rem = Math.min(virtualEnd - this.virtualCount, end - this.retiredCount, 0x3fffffff);
-              if (region.n <= rem) {
-                const before = this.retiredCount;
-                jit.stats.entries++;
-                region.fn(this, Math.floor(rem));
-                jit.stats.retired += this.retiredCount - before;
-                left = 0;
-                continue;
-              }
+            // `left + 1` instructions fit both budgets (see below): the region gets that much.
+            if (region !== null && region.n <= left + 1) {
+              const before = this.retiredCount;
+              region.fn(this, left + 1);
+              const done = this.retiredCount - before;
+              jit.stats.entries++;
+              jit.stats.retired += done;
+              left -= done - 1;
+              continue;
             }
           }
         }

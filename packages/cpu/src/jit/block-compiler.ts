@@ -5,6 +5,7 @@ import { execDiv, execImul2, execMul } from '../exec-muldiv.js';
 import { execDoubleShift, execShift } from '../exec-shift.js';
 import { execString } from '../exec-string.js';
 import { imulOverflow } from '../imul-overflow.js';
+import type { Insn } from '../insn.js';
 import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
@@ -27,6 +28,58 @@ const EXECUTORS = {
 };
 
 const NOT_COMPILABLE: RegionFunction = () => {};
+
+/**
+ * The fault a call from compiled code caught (the region writes its state back, then rethrows it).
+ * One box for all regions: a fault is rethrown before any other compiled code runs.
+ */
+const FAULT_BOX: { f: unknown } = { f: null };
+
+/** The memory paths and executors compiled code may call, each catching its fault into FAULT_BOX. */
+interface FaultingCpu {
+  rdSlow(lo: number, hi: number, size: number): number;
+  wrSlow(lo: number, hi: number, size: number, vl: number, vh: number): void;
+  execFlags(i: Insn): number;
+}
+
+function readSlow(cpu: FaultingCpu, lo: number, hi: number, size: number): number {
+  try {
+    return cpu.rdSlow(lo, hi, size);
+  } catch (e) {
+    FAULT_BOX.f = e;
+    return 0;
+  }
+}
+
+function writeSlow(cpu: FaultingCpu, lo: number, hi: number, size: number, vl: number, vh: number): void {
+  try {
+    cpu.wrSlow(lo, hi, size, vl, vh);
+  } catch (e) {
+    FAULT_BOX.f = e;
+  }
+}
+
+/** Runs an executor; true when it faulted. */
+function execute(fn: (c: never, i: Insn) => void, cpu: unknown, i: Insn): boolean {
+  try {
+    fn(cpu as never, i);
+    return false;
+  } catch (e) {
+    FAULT_BOX.f = e;
+    return true;
+  }
+}
+
+/** Runs CpuSystem.execFlags (the flag instructions compiled code takes); true when it faulted. */
+function executeFlags(cpu: FaultingCpu, i: Insn): boolean {
+  try {
+    cpu.execFlags(i);
+    return false;
+  } catch (e) {
+    FAULT_BOX.f = e;
+    return true;
+  }
+}
 
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
 const KILL_LIMIT = 64;
@@ -110,15 +163,32 @@ export class BlockCompiler {
     for (const b of plan.blocks) ranges.push(b.start, b.next);
     const region = new JitRegion(pj, offset, plan.blocks[0].insns.length, NOT_COMPILABLE, Int32Array.from(ranges));
     const src = new RegionEmitter(plan, pageLo, pageHi).generate();
-    const factory = new Function('B', 'I', 'T', 'P', 'IO', 'X', src.body) as (
+    const factory = new Function('B', 'I', 'T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', src.body) as (
       b: JitRegion,
       i: unknown,
       t: Int32Array,
       p: Uint8Array,
       io: typeof imulOverflow,
       x: typeof EXECUTORS,
+      f: typeof FAULT_BOX,
+      rd: typeof readSlow,
+      wr: typeof writeSlow,
+      xe: typeof execute,
+      xf: typeof executeFlags,
     ) => RegionFunction;
-    region.fn = factory(region, src.insns, src.table, PARITY, imulOverflow, EXECUTORS);
+    region.fn = factory(
+      region,
+      src.insns,
+      src.table,
+      PARITY,
+      imulOverflow,
+      EXECUTORS,
+      FAULT_BOX,
+      readSlow,
+      writeSlow,
+      execute,
+      executeFlags,
+    );
     this.keep(pj, region);
     this.stats.compiled++;
     this.stats.compileMs += now() - t0;

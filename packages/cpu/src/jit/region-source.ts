@@ -5,7 +5,12 @@ import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
 
 /** What the generated source needs besides the CPU: the region's instructions and address tables. */
 export interface RegionSource {
-  /** Body of `new Function('B', 'I', 'T', 'P', 'IO', 'X', body)`; it returns the region function. */
+  /**
+   * Body of `new Function('B', 'I', 'T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', body)`; it
+   * returns the region function. The region has no try/catch (which makes V8's optimizing compiler
+   * slow on big functions): the calls that may fault (RD, WR, XE, XF) catch it themselves, leave it in
+   * `F.f` and the region rethrows it once its state is written back.
+   */
   readonly body: string;
   /** Every instruction of the region, in the order of the generated code (index `k`). */
   readonly insns: Insn[];
@@ -15,6 +20,9 @@ export interface RegionSource {
    */
   readonly table: Int32Array;
 }
+
+/** What generated code does after a call that may fault (the call left the fault in F.f). */
+const FAULT = 'if (F.f !== null) { flt = 1; break L; }';
 
 const ALU_ADD = 11;
 const ALU_OR = 12;
@@ -160,21 +168,21 @@ export class RegionEmitter {
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
       regs.length > 0 ? `let ${load};` : '',
       'let fo = -1, fz = 0, fdl = 0, fdh = 0, fsl = 0, fsh = 0, frl = 0, frh = 0, fc = 0, ff = 0;',
-      `let ret = 0, vc = 0, k = 0, sy = 0, nl = 0, nh = 0, pc = 0;`,
+      `let ret = 0, vc = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0;`,
       `rem -= ${n0};`,
-      'try {',
       'L: for (;;) {',
       'switch (pc) {',
       text,
       '}',
       '}',
-      '} catch (e) {',
+      // A fault at instruction k: everything before it is committed, RIP and the counts point at it.
+      'if (flt !== 0) {',
       'ret -= T[k * 4 + 2]; vc -= T[k * 4 + 3];',
       `if (sy === 0) { ${wb} }`,
       flush,
       'cpu.ripLo = T[k * 4]; cpu.ripHi = T[k * 4 + 1];',
       'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
-      'throw e;',
+      'const f = F.f; F.f = null; throw f;',
       '}',
       wb,
       flush,
@@ -377,28 +385,28 @@ export class RegionEmitter {
     switch (size) {
       case 8:
         this.emit(
-          `${head} && o <= 4088) { const v = rP[t].view; ${vl} = v.getInt32(o, true); ${vh} = v.getInt32(o + 4, true); } else { ${vl} = cpu.rdSlow(${a}, ${e}, 8); ${vh} = cpu.vh; } }`,
+          `${head} && o <= 4088) { const v = rP[t].view; ${vl} = v.getInt32(o, true); ${vh} = v.getInt32(o + 4, true); } else { ${vl} = RD(cpu, ${a}, ${e}, 8); ${FAULT} ${vh} = cpu.vh; } }`,
         );
         return;
       case 4:
         this.emit(
-          `${head} && o <= 4092) ${vl} = rP[t].view.getInt32(o, true); else ${vl} = cpu.rdSlow(${a}, ${e}, 4); }`,
+          `${head} && o <= 4092) ${vl} = rP[t].view.getInt32(o, true); else { ${vl} = RD(cpu, ${a}, ${e}, 4); ${FAULT} } }`,
         );
         return;
       case 2:
         this.emit(
-          `${head} && o <= 4094) ${vl} = rP[t].view.getUint16(o, true); else ${vl} = cpu.rdSlow(${a}, ${e}, 2); }`,
+          `${head} && o <= 4094) ${vl} = rP[t].view.getUint16(o, true); else { ${vl} = RD(cpu, ${a}, ${e}, 2); ${FAULT} } }`,
         );
         return;
       default:
-        this.emit(`${head}) ${vl} = rP[t].data[o]; else ${vl} = cpu.rdSlow(${a}, ${e}, 1); }`);
+        this.emit(`${head}) ${vl} = rP[t].data[o]; else { ${vl} = RD(cpu, ${a}, ${e}, 1); ${FAULT} } }`);
     }
   }
 
   /** Emits a store (CpuCore.wr* with the TLB hit inline; decoded code on the page is told). */
   private store(size: number, a: string, e: string, vl: string, vh: string): void {
     const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (wTL[t] === (${a} & -4096) && wTH[t] === ${e}`;
-    const tail = `if (p.code !== null) p.onWrite(o, ${size}); } else cpu.wrSlow(${a}, ${e}, ${size}, ${vl}, ${vh}); }`;
+    const tail = `if (p.code !== null) p.onWrite(o, ${size}); } else { WR(cpu, ${a}, ${e}, ${size}, ${vl}, ${vh}); ${FAULT} } }`;
     switch (size) {
       case 8:
         this.emit(
@@ -677,8 +685,8 @@ export class RegionEmitter {
   /** An op run by its interpreter executor: registers and flags written back, then reloaded. */
   private helper(k: number, i: Insn, after: string): void {
     const name = HELPER_OPS.get(i.op) as string;
-    const call = name === 'execFlags' ? `cpu.execFlags(I[${k}])` : `${name}(cpu, I[${k}])`;
-    this.emit(`@WB@ @FL@ sy = 1; ${call}; sy = 0; @RL@`);
+    const call = name === 'execFlags' ? `XF(cpu, I[${k}])` : `XE(${name}, cpu, I[${k}])`;
+    this.emit(`@WB@ @FL@ sy = 1; if (${call}) { flt = 1; break L; } sy = 0; @RL@`);
     this.cur = null;
     const op = i.op;
     if (op === 35 || op === 38 || op === 89 || op === 90) {
