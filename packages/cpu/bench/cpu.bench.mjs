@@ -220,6 +220,47 @@ const retiredAll = total.jc.retired + total.js.retired;
 console.log(
   `compiler, both rounds: ${st.compiled} regions compiled in ${st.compileMs.toFixed(1)} ms (generating the JS and new Function; V8's own optimization of them is not in it), ${st.refused} heads refused, ${st.evicted} evicted; ${st.entries.toLocaleString('en-US')} entries into compiled code (each a return to the run loop), ${((st.retired / retiredAll) * 100).toFixed(2)}% of instructions retired in compiled code, ${(retiredAll - st.retired).toLocaleString('en-US')} interpreted`,
 );
+
+// Bounded compiled code. (1) A hot loop whose immediate is rewritten 20,000 times: each write kills the
+// region compiled from it; a page whose regions were killed 64 times is no longer compiled. (2) 2,000
+// hot loops on 2,000 pages with room for 256 regions: the oldest are evicted. RSS before and after each.
+{
+  const loop = Uint8Array.of(0x83, 0xc0, 0x01, 0x49, 0xff, 0xcf, 0x75, 0xf8, 0xf4); // add eax, imm8; dec r15; jnz; hlt
+  const space = new AddressSpace();
+  const CODE = 0x400000n;
+  const PAGES = 2000;
+  space.map(CODE, 4096 * PAGES, PageFlags.Present | PageFlags.Writable | PageFlags.User);
+  for (let p = 0; p < PAGES; p++) space.write(CODE + BigInt(p * 4096), loop);
+  const cpu = new Cpu({ addressSpace: space, jit: { threshold: 1, maxRegions: 256 } });
+  const go = (page) => {
+    cpu.rip = CODE + BigInt(page * 4096);
+    cpu.setReg(15, 50n);
+    cpu.run(1e6);
+  };
+  const mib = () => {
+    globalThis.gc?.();
+    return (process.memoryUsage().rss / 2 ** 20).toFixed(0);
+  };
+  for (let k = 0; k < 2000; k++) {
+    space.writeU8(CODE + 2n, k & 0x7f);
+    go(0);
+  }
+  const a0 = mib();
+  for (let k = 0; k < 20000; k++) {
+    space.writeU8(CODE + 2n, k & 0x7f);
+    go(0);
+  }
+  const a1 = mib();
+  const compiled = cpu.jit.stats.compiled;
+  for (let p = 1; p < PAGES; p++) go(p);
+  const b0 = mib();
+  for (let r = 0; r < 4; r++) for (let p = 1; p < PAGES; p++) go(p);
+  const b1 = mib();
+  console.log(
+    `bounded: 20,000 rewrites of a hot loop: RSS ${a0} -> ${a1} MiB (${compiled} regions compiled, then the page is left to the interpreter); ${PAGES - 1} loops on as many pages, 5 rounds, 256 regions at most: RSS ${b0} -> ${b1} MiB, ${cpu.jit.stats.evicted.toLocaleString('en-US')} evicted, ${cpu.jit.liveRegions()} live`,
+  );
+}
+
 if (mismatches > 0) {
   console.error(`${mismatches} workload(s) computed a different result in the emulator`);
   process.exitCode = 1;
