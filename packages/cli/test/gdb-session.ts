@@ -34,7 +34,7 @@ export interface GdbTranscript {
 }
 
 /**
- * Serves `log` with `int3 replay LOG --gdb 0` and runs `commands` in `gdb -batch -nx` connected to it
+ * Serves `log` with `int3 replay LOG --gdb 0` (or the `int3` arguments given) and runs `commands` in `gdb -batch -nx` connected to it
  * (`target remote` first): as a script (`-x`: the first error ends it), or with `each` as one `-ex`
  * per command (an error does not stop the next); with `debugInfo`, on the kernel's vmlinux.debug and
  * its sources. The transcript has gdb's stdout and stderr as one
@@ -44,9 +44,9 @@ export async function gdbSession(
   dir: string,
   log: string,
   commands: readonly string[],
-  options: { readonly each?: boolean; readonly debugInfo?: boolean } = {},
+  options: { readonly each?: boolean; readonly debugInfo?: boolean; readonly int3?: readonly string[] } = {},
 ): Promise<GdbTranscript> {
-  const stub = startInt3(['replay', log, '--gdb', '0']);
+  const stub = startInt3(options.int3 ?? ['replay', log, '--gdb', '0']);
   const port = await new Promise<string>((resolve, reject) => {
     const poll = setInterval(() => {
       const m = /gdb stub on 127\.0\.0\.1:(\d+)/.exec(stub.stderr);

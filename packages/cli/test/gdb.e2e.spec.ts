@@ -1,4 +1,5 @@
 // The gdb stub, driven by the real gdb (batch mode) on a recorded `cat /etc/motd`.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../src/temp-dir.fixture.js';
@@ -190,7 +191,90 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
   });
 });
 
+describe.skipIf(skipGdb)('int3 record --gdb, a live run under gdb', () => {
+  it('should journal every resume and write, so the log replays, and go backwards in the history so far', async () => {
+    const live = join(dir, 'live.int3log');
+    const r = await gdbSession(
+      dir,
+      live,
+      [
+        'break vfs_read',
+        'continue',
+        mark('regs'),
+        'info registers rip rdx',
+        mark('/'),
+        // Back one instruction into the run gdb's continue made (inside its journaled input), and forward.
+        'reverse-stepi',
+        mark('prev'),
+        'x/i $pc',
+        'stepi',
+        mark('again'),
+        'info registers rip rdx',
+        mark('/'),
+        'stepi',
+        'stepi',
+        'reverse-stepi',
+        'reverse-stepi',
+        mark('back'),
+        'info registers rip rdx',
+        mark('past'),
+        'set $rdx = 7',
+        mark('write'),
+        'continue',
+        'set $rdx = 1',
+        'info registers rdx',
+        'delete',
+        'detach',
+      ],
+      { int3: ['record', '-o', live, '--run', 'cat /etc/motd', '--gdb', '0'], each: true },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stub).toMatch(/gdb stub on 127\.0\.0\.1:\d+, stopped before the first instruction of cat/);
+    expect(section(r.gdb, 'regs')).toMatch(
+      /rip\s+0xffffffff81002324\s+0xffffffff81002324 <vfs_read\+4>\nrdx\s+0x200\s+512\n/,
+    );
+    expect(section(r.gdb, 'prev')).toMatch(/=> 0xffffffff8100232[0-3] <vfs_read\+[0-3]>:/);
+    expect(section(r.gdb, 'again')).toBe(section(r.gdb, 'regs'));
+    expect(section(r.gdb, 'back')).toBe(section(r.gdb, 'regs'));
+    // Back in the history a write would change what comes after: refused.
+    expect(section(r.gdb, 'past')).toMatch(/Could not write register "rdx"; remote failure reply 'E01'/);
+    // At the end of the history (the second read), the write is journaled: cat reads one byte.
+    expect(section(r.gdb, 'write')).toMatch(/rdx\s+0x1\s+1\n/);
+    const log = readFileSync(live, 'utf8');
+    expect(log).toContain('"type":"input:gdb-run"');
+    expect(log).toMatch(/"type":"input:gdb-write","cpu":0,"register":3,"value":\{"\$big":"1"\}/);
+    // The log replays, every state hash checked, with gdb's resumes and write in it.
+    const replayed = int3(['replay', live]);
+    expect(replayed.stderr).toBe('');
+    expect(replayed.status).toBe(0);
+  });
+});
+
 describe('int3 replay --gdb, mistakes', () => {
+  it('should refuse, in one line, a log whose probe definitions no snapshot holds', () => {
+    const probed = join(dir, 'probed.int3log');
+    ok(['record', '-o', probed, '-e', 'p:open do_sys_open', '--run', 'cat /etc/motd']);
+    const r = int3(['replay', probed, '--gdb', '0']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^int3: --gdb: .*probed\.int3log defines probes or tracers \(tracefs writes\)/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('should say so in one line when the port is in use', async () => {
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const r = int3(['replay', log, '--gdb', String(port)]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^int3: cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      server.close();
+    }
+  });
+
   it.each([
     ['abc', /^int3: bad --gdb 'abc': expected \[HOST:\]PORT/],
     ['99999', /^int3: bad --gdb '99999'/],

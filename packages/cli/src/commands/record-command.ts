@@ -6,7 +6,7 @@ import { addTraceOptions } from '../tracing/add-trace-options.js';
 import type { TraceOptions } from '../tracing/trace-plan.js';
 import { STDOUT_PATH, stdoutSink } from '../tracing/trace-sink.js';
 import { writeOut } from '../write-out.js';
-import { printTrace, traceRun } from './trace-command.js';
+import { GDB_OPTION_HELP, printTrace, traceRun } from './trace-command.js';
 
 const EXAMPLE = `
 Example:
@@ -31,31 +31,38 @@ export function registerRecordCommand(program: Command): void {
       "the event log to write (e.g. run.int3log; '-': stdout, the trace then goes to stderr)",
     );
   addTraceOptions(command)
+    .option('--gdb <[host:]port>', GDB_OPTION_HELP)
     .addHelpText('after', EXAMPLE)
-    .action(async (workload: string[], options: TraceOptions & { output: string; image?: string }, cmd: Command) => {
-      const logToStdout = options.output === STDOUT_PATH;
-      const sink = logToStdout
-        ? () => stdoutSink(environmentOf(cmd).writeErr)
-        : () => stdoutSink((s) => writeOut(cmd, s));
-      // The log is written as the run goes (never held as one string): to stdout, or to a temporary
-      // file beside the target, opened (so checked) before the run and renamed at its end.
-      const file = logToStdout ? undefined : AtomicOutput.open(options.output, 'record');
-      const log: LogSink = file ?? { write: (s) => writeOut(cmd, s) };
-      try {
-        const result = await traceRun(
-          cmd,
-          { ...options, workload, output: undefined },
-          'record',
-          sink,
-          !logToStdout,
-          log,
-        );
-        result.traced.session.end(result.stop ?? 'complete');
-        file?.commit();
-        printTrace(cmd, result, !logToStdout && result.format === 'text');
-        if (result.failure) throw result.failure;
-      } finally {
-        file?.abort();
-      }
-    });
+    .action(
+      async (
+        workload: string[],
+        options: TraceOptions & { output: string; image?: string; gdb?: string },
+        cmd: Command,
+      ) => {
+        const logToStdout = options.output === STDOUT_PATH;
+        const sink = logToStdout
+          ? () => stdoutSink(environmentOf(cmd).writeErr)
+          : () => stdoutSink((s) => writeOut(cmd, s));
+        // The log is written as the run goes (never held as one string): to stdout, or to a temporary
+        // file beside the target, opened (so checked) before the run and renamed at its end.
+        const file = logToStdout ? undefined : AtomicOutput.open(options.output, 'record');
+        const log: LogSink = file ?? { write: (s) => writeOut(cmd, s) };
+        try {
+          const result = await traceRun(
+            cmd,
+            { ...options, workload, output: undefined },
+            'record',
+            sink,
+            !logToStdout,
+            log,
+          );
+          result.traced.session.end(result.stop ?? 'complete');
+          file?.commit();
+          printTrace(cmd, result, !logToStdout && result.format === 'text');
+          if (result.failure) throw result.failure;
+        } finally {
+          file?.abort();
+        }
+      },
+    );
 }

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { CliTokens } from '../container/cli-tokens.js';
 import { createCliContainer } from '../container/create-cli-container.js';
+import { traceGdb } from '../gdb/live/trace-gdb.js';
+import { GDB_MAX_SNAPSHOTS, GDB_SNAPSHOT_EVERY_NS } from '../gdb/replay-gdb.js';
 import { environmentOf } from '../runtime/cli-environment.js';
 import { globalOptions } from '../runtime/global-options.js';
 import type { Interrupt, StopSignal } from '../runtime/interrupt.js';
@@ -47,7 +49,13 @@ interface TraceCommandOptions extends TraceOptions {
   readonly image?: string;
   readonly insmod?: string[];
   readonly output?: string | undefined;
+  /** `--gdb [HOST:]PORT`: serve gdb on the live run, stopped before its first instruction. */
+  readonly gdb?: string | undefined;
 }
+
+/** `--gdb`'s description, shared by trace and record. */
+export const GDB_OPTION_HELP =
+  'serve gdb (target remote :PORT) on the live run, stopped before its first instruction; its resumes and writes are journaled';
 
 /**
  * Registers `int3 trace -e <def>… [--filter e=expr]… [--trigger e=cmd]… [--run <workload>]… [--cpus N]
@@ -62,6 +70,7 @@ export function registerTraceCommand(program: Command): void {
     .description('define kprobe events, run workloads, print the trace (as cat trace_pipe)');
   addTraceOptions(command)
     .option('-o, --output <file>', "write the trace to a file instead of stdout ('-': stdout)")
+    .option('--gdb <[host:]port>', GDB_OPTION_HELP)
     .addHelpText('after', EXAMPLE)
     .action(async (workload: string[], options: TraceCommandOptions, cmd: Command) => {
       const toFile = options.output !== undefined && options.output !== STDOUT_PATH;
@@ -112,7 +121,12 @@ export async function traceRun(
   }
   const recordEvents = command === 'record';
   const c = createCliContainer(cmd, () =>
-    createTracedSession(image, plan.cpus, { recordEvents, command, sink: logSink }),
+    createTracedSession(image, plan.cpus, {
+      recordEvents,
+      command,
+      sink: logSink,
+      ...(options.gdb === undefined ? {} : { snapshotEveryNs: GDB_SNAPSHOT_EVERY_NS, maxSnapshots: GDB_MAX_SNAPSHOTS }),
+    }),
   );
   const traced = c.get<TracedSession>(CliTokens.TracedSession);
   const host = await c.getAsync<TracerHost>(CliTokens.TracerHost);
@@ -126,13 +140,26 @@ export async function traceRun(
   const tracers = startTracers(host, globals.tracers, command, (name, args) => journal.start(name, args));
   let failure: CliError | undefined;
   let outcome: SlicedOutcome | undefined;
+  let killed = false;
   try {
-    outcome = await runWorkloadsSliced(traced, plan.workloads, {
-      interrupt: c.get<Interrupt>(CliTokens.Interrupt),
-      terminal,
-      onSlice: () => output.drain(),
-      contain: (slice) => host.contained(slice),
-    });
+    if (options.gdb !== undefined) {
+      outcome = await traceGdb(traced, plan.workloads, {
+        address: options.gdb,
+        command,
+        imagePath: options.image,
+        interrupt: c.get<Interrupt>(CliTokens.Interrupt),
+        writeErr: environmentOf(cmd).writeErr,
+        onStop: () => output.drain(),
+      });
+      killed = outcome === undefined;
+    } else {
+      outcome = await runWorkloadsSliced(traced, plan.workloads, {
+        interrupt: c.get<Interrupt>(CliTokens.Interrupt),
+        terminal,
+        onSlice: () => output.drain(),
+        contain: (slice) => host.contained(slice),
+      });
+    }
   } catch (error) {
     // The watchdog stopped a plugin handler that never returned: the run ends there, its trace is kept.
     if (!(error instanceof PluginError)) throw error;
@@ -148,7 +175,8 @@ export async function traceRun(
   const stop = outcome?.reason === 'interrupted' ? outcome.signal : undefined;
   const result = { traced, format: plan.format, terminal, reports, stop };
   try {
-    if (outcome) {
+    // Killed from gdb: the run stops where gdb left it, as it asked.
+    if (outcome && !killed) {
       checkOutcome(outcome);
       checkWorkloads(traced.session.spawned);
     }

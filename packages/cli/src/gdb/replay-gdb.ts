@@ -6,6 +6,7 @@ import { gdbCommandLine } from './gdb-command.js';
 import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
 import { GdbListenError, serveGdb } from './gdb-server.js';
 import { ReplayTarget } from './replay/replay-target.js';
+import { HistoryOutOfReach } from './replay/time-travel.js';
 
 /**
  * Least virtual time between two snapshots of a run under gdb: 100 µs, about 10⁵ instructions per
@@ -65,6 +66,13 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
     target = new ReplayTarget(traced, c.valid.entries);
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
+    if (error instanceof HistoryOutOfReach) {
+      throw new CliError(
+        'usage',
+        `--gdb: ${c.logPath} defines probes or tracers (tracefs writes), whose state int3's snapshots do not hold yet: serve a run recorded without them (add probes at replay time with replay -e)`,
+        'replay',
+      );
+    }
     throw error;
   }
   if (!isLoopback(address.host)) {

@@ -17,6 +17,7 @@ import { Kprobes } from '@int3/kprobes';
 import { TraceFs } from '@int3/tracer-plugins';
 import { loadImage } from '../call/load-image.js';
 import { CliError } from '../cli-error.js';
+import { GDB_INPUT_SCHEMAS, GDB_RUN, GDB_WRITE, gdbRunHandler, gdbWriteHandler } from '../gdb/live/gdb-inputs.js';
 import { TRACER_START, TRACER_START_SCHEMA, TRACERS_STOP } from './tracer-inputs.js';
 
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
@@ -34,6 +35,7 @@ export const TRACER_INPUT_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<st
   [TRACEFS_WRITE, { required: { path: text(4096), text: text(1024 * 1024), append: boolean } }],
   [KRETPROBE_BOOSTER, { required: { on: boolean } }],
   [TRACER_START, TRACER_START_SCHEMA],
+  ...GDB_INPUT_SCHEMAS,
   [TRACERS_STOP, { required: {} }],
 ]);
 
@@ -127,6 +129,8 @@ export function createTracedSession(
       programs: sampleProgram,
       recordEvents: options.recordEvents ?? false,
       sink: options.sink,
+      ...(options.snapshotEveryNs === undefined ? {} : { snapshotEveryNs: options.snapshotEveryNs }),
+      ...(options.maxSnapshots === undefined ? {} : { maxSnapshots: options.maxSnapshots }),
     });
   } catch (error) {
     if (error instanceof KernelError || error instanceof ElfError || error instanceof MemoryError)
@@ -176,6 +180,8 @@ export function replayTracedSession(
   const handlers = new Map<string, InputHandler>([
     [TRACEFS_WRITE, tracefsWriteHandler(() => traced!.fs)],
     [KRETPROBE_BOOSTER, kretprobeBoosterHandler(() => traced!.kprobes)],
+    [GDB_RUN, gdbRunHandler(() => traced!.session.machine)],
+    [GDB_WRITE, gdbWriteHandler(() => traced!.session.machine)],
     [
       TRACER_START,
       () => {

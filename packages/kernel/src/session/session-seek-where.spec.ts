@@ -75,3 +75,39 @@ describe('Session.seekWhere', () => {
     expect(() => a.seekWhere(b.snapshotList()[0], () => true)).toThrow(KernelError);
   });
 });
+
+describe('an input handler that returns stopped', () => {
+  it("should leave the session inside its input, and go on with it when asked, as input:run's stops do", () => {
+    const s = Session.create({ ...base, cpus: 1 });
+    s.runWorkloads([['spin', '2000']]);
+    let calls = 0;
+    let interruptAt: number | undefined;
+    // Runs rounds up to a virtual time; a stop asked for at a time interrupts it there.
+    s.handle('input:until', (input) => {
+      calls++;
+      while (s.machine.clock(0) < (input.untilNs as number)) {
+        s.machine.runRound();
+        if (interruptAt !== undefined && s.machine.clock(0) >= interruptAt) {
+          interruptAt = undefined;
+          return 'stopped';
+        }
+      }
+      return undefined;
+    });
+    const from = s.machine.clock(0);
+    s.apply({ type: 'input:until', untilNs: from + 100_000 });
+    const end = s.hash();
+    const entries = s.log().length;
+    expect(calls).toBe(1);
+    interruptAt = from + 50_000;
+    expect(s.seekWhere(s.snapshotList()[0], () => false)).toBe(true);
+    // Inside the input (its checkpoint not produced again yet), where the handler stopped.
+    expect(s.position).toBe(entries - 1);
+    expect(s.machine.clock(0)).toBeGreaterThanOrEqual(from + 50_000);
+    expect(s.machine.clock(0)).toBeLessThan(from + 100_000);
+    expect(s.seekWhere('here', () => false)).toBe(false);
+    expect(s.position).toBe(entries);
+    expect(s.hash()).toBe(end);
+    expect(calls).toBe(3);
+  });
+});

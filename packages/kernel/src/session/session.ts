@@ -66,8 +66,14 @@ export interface SeekStats {
   readonly instructions: number;
 }
 
-/** Applies one input of a type another package defined (probe definitions, tracefs writes, …). */
-export type InputHandler = (input: LogEntry, session: Session) => void;
+/**
+ * Applies one input of a type another package defined (probe definitions, tracefs writes, …).
+ * Returning `'stopped'` says the input is not finished: a run it made was stopped by the session's
+ * stop predicate (a seek's, see {@link Session.seekWhere}), as `input:run` is; the session is then
+ * inside it, and calls the handler again with the same input to go on with it.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: most handlers return nothing
+export type InputHandler = (input: LogEntry, session: Session) => void | 'stopped';
 
 /** A checkpoint: the state hash after input number `input`. */
 interface Checkpoint extends LogEntry {
@@ -354,7 +360,8 @@ export class Session {
       },
       'seekWhere()',
     );
-    return held;
+    // Inside an input: a stop held there (input:run's, or a handler's that returned 'stopped').
+    return held || this.interrupted !== undefined;
   }
 
   /** Restores `snap` (or stays where the machine is), then re-runs the log until `stop` holds. */
@@ -611,7 +618,7 @@ export class Session {
     if (!handler) throw new KernelError('BAD_LOG', `no handler for input type '${input.type}'`);
     this.current = at;
     try {
-      handler(input, this);
+      if (handler(input, this) === 'stopped') this.interrupted = at;
     } finally {
       this.current = undefined;
       if (!this.interrupted) this.produce(this.checkpoint(at.input));

@@ -39,6 +39,11 @@ export function cpuRegisters(cpu: Cpu): bigint[] {
   return out;
 }
 
+/** True for the registers {@link setCpuRegister} writes (int3 models no x87, ds, es, fs or gs). */
+export function isModelledRegister(regno: number): boolean {
+  return regno <= 17 || regno === 40 || regno === 41;
+}
+
 /**
  * Writes register `regno` (gdb's numbering) of a CPU; false for a register int3 does not model (the
  * x87 ones, ds, es, fs, gs), which gdb is refused.

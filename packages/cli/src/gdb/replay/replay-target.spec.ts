@@ -98,8 +98,8 @@ describe(ReplayTarget, () => {
 
   it('should refuse writes, and unknown monitor commands', () => {
     const t = target([['cat', '/etc/motd']], 100_000);
-    expect(() => t.writeRegister()).toThrow(TargetRefusal);
-    expect(() => t.writeMemory()).toThrow(TargetRefusal);
+    expect(() => t.writeRegister(1, 0, 1n)).toThrow(/a replay cannot be changed/);
+    expect(() => t.writeMemory(1, 0x1000n, new Uint8Array(1))).toThrow(TargetRefusal);
     expect(() => t.monitor('frobnicate')).toThrow(/unknown monitor command 'frobnicate'/);
     expect(() => t.monitor('event 999')).toThrow(/N from 0 to/);
     expect(t.insertBreakpoint(BreakpointType.ReadWatch, 0x1000n, 8)).toBe(false);

@@ -1,6 +1,15 @@
-import type { LoadedModule, LogEntry } from '@int3/kernel';
+import type { LoadedModule, LogEntry, SessionSnapshot } from '@int3/kernel';
 import { escapeControls } from '../../runtime/escape-controls.js';
-import type { TracedSession } from '../../tracing/traced-session.js';
+import { KRETPROBE_BOOSTER, TRACEFS_WRITE, type TracedSession } from '../../tracing/traced-session.js';
+import { TRACER_START, TRACERS_STOP } from '../../tracing/tracer-inputs.js';
+import {
+  GDB_RUN,
+  GDB_RUN_INSTRUCTIONS,
+  GDB_WRITE,
+  type GdbRunInput,
+  gdbRunState,
+  retiredNow,
+} from '../live/gdb-inputs.js';
 import {
   BreakpointType,
   type GdbTarget,
@@ -8,9 +17,9 @@ import {
   type StopEvent,
   TargetRefusal,
 } from '../protocol/gdb-target.js';
-import { cpuRegisters } from './machine-registers.js';
+import { cpuRegisters, isModelledRegister } from './machine-registers.js';
 import type { TimelinePosition } from './step-probe.js';
-import { type PositionMatcher, type TimelinePoint, TimeTravel } from './time-travel.js';
+import { HistoryOutOfReach, type PositionMatcher, type TimelinePoint, TimeTravel } from './time-travel.js';
 import { WatchedBytes, type WriteWatch } from './watched-bytes.js';
 
 /** Positions a forward run passes between two looks at the host clock (for Ctrl-C). */
@@ -43,6 +52,22 @@ export function lsmod(modules: readonly LoadedModule[]): string {
 }
 
 const REPLAY_IS_READ_ONLY = 'a replay cannot be changed: it would no longer be the recorded run (as rr refuses)';
+const PAST_IS_READ_ONLY =
+  'the machine is in the past: a write here would change the history after it; continue to the end of the history first';
+
+/** Inputs whose effect no machine snapshot holds (the tracer's state): a re-run must not redo them. */
+const NOT_IN_SNAPSHOTS: ReadonlySet<string> = new Set([TRACEFS_WRITE, TRACER_START, TRACERS_STOP, KRETPROBE_BOOSTER]);
+
+const OUT_OF_REACH =
+  "int3: the history before here is out of reach: the run's probe definitions (tracefs writes) are in none of its snapshots yet\n";
+
+/** A run going on under gdb (`trace --gdb`): its workloads, and the deadline of the run. */
+export interface LiveRun {
+  readonly pids: readonly number[];
+  readonly deadlineNs?: number | undefined;
+  /** Called after every resume (to print the trace the run made). */
+  readonly afterResume?: () => void;
+}
 
 /**
  * A recorded run under gdb: every instruction boundary of it is reachable forwards and backwards
@@ -60,15 +85,27 @@ export class ReplayTarget implements GdbTarget {
   private interrupted = false;
   private output = '';
 
+  private liveEnded = false;
+
   constructor(
     private readonly traced: TracedSession,
-    /** The recorded log (for `monitor info` and `monitor event`). */
+    /** The recorded log (for `monitor info` and `monitor event`); a live run's grows. */
     private readonly log: readonly LogEntry[],
+    /** A live run: new inputs (each resume, each write) are journaled at the end of the history. */
+    private readonly live?: LiveRun,
   ) {
     const machine = traced.session.machine;
     this.threads = machine.cpus.length;
-    this.travel = new TimeTravel(traced.session);
-    const at = this.travel.start();
+    // Snapshots before a tracefs write cannot be restored: the tracer's state is in none of them.
+    const usable = (snap: SessionSnapshot) => {
+      const entries = traced.session.log();
+      for (let e = snap.entries; e < entries.length; e++) {
+        if (NOT_IN_SNAPSHOTS.has(entries[e].type)) return false;
+      }
+      return true;
+    };
+    this.travel = new TimeTravel(traced.session, gdbRunState(machine).probe, usable);
+    const at = live ? this.extend(-1, true) : this.travel.start();
     this.stop = at === 'end' ? this.endStop() : { kind: 'stopped', thread: at.cpu + 1 };
   }
 
@@ -87,8 +124,13 @@ export class ReplayTarget implements GdbTarget {
     return cpuRegisters(this.cpu(thread));
   }
 
-  writeRegister(): void {
-    throw new TargetRefusal(1, REPLAY_IS_READ_ONLY);
+  writeRegister(thread: number, regno: number, value: bigint): void {
+    this.mayWrite();
+    // Refused before it is journaled: a register int3 does not model (x87, ds/es/fs/gs).
+    if (!isModelledRegister(regno)) {
+      throw new TargetRefusal(22, `register ${regno} is not modelled by int3's CPU`);
+    }
+    this.traced.session.apply({ type: GDB_WRITE, cpu: thread - 1, register: regno, value });
   }
 
   readMemory(thread: number, address: bigint, length: number): Uint8Array {
@@ -101,8 +143,52 @@ export class ReplayTarget implements GdbTarget {
     return bytes;
   }
 
-  writeMemory(): void {
-    throw new TargetRefusal(1, REPLAY_IS_READ_ONLY);
+  writeMemory(thread: number, address: bigint, bytes: Uint8Array): void {
+    this.mayWrite();
+    if (this.readMemory(thread, address, bytes.length).length !== bytes.length) {
+      throw new TargetRefusal(14, 'unmapped memory');
+    }
+    this.traced.session.apply({
+      type: GDB_WRITE,
+      cpu: thread - 1,
+      address,
+      bytes: Buffer.from(bytes).toString('hex'),
+    });
+  }
+
+  /** Writes go into a live run at the end of its history only (journaled, so the log replays). */
+  private mayWrite(): void {
+    if (!this.live) throw new TargetRefusal(1, REPLAY_IS_READ_ONLY);
+    if (!this.atFrontier() || this.liveEnded) throw new TargetRefusal(1, PAST_IS_READ_ONLY);
+  }
+
+  /** True at the end of the history: the position the live run has reached. */
+  private atFrontier(): boolean {
+    const s = this.traced.session;
+    return s.position === s.log().length;
+  }
+
+  /**
+   * Goes on with the live run: journals one `input:gdb-run` with gdb's stop conditions and carries it
+   * out. 'end' when the workloads are done.
+   */
+  private extend(stepCpu: number, first = false): TimelinePoint {
+    const live = this.live!;
+    const m = this.traced.session.machine;
+    const input: GdbRunInput = {
+      type: GDB_RUN,
+      pids: [...live.pids],
+      from: retiredNow(m),
+      instructions: GDB_RUN_INSTRUCTIONS,
+      breakpoints: [...this.breakpoints].map((b) => b.toString(16)),
+      watches: this.writeWatches.map((w) => `${w.address.toString(16)}:${w.length}`),
+      step: stepCpu,
+      ...(live.deadlineNs === undefined ? {} : { deadlineNs: live.deadlineNs }),
+      ...(first ? { first: true } : {}),
+    };
+    const at = this.travel.extend(() => this.traced.session.apply(input), first);
+    if (at === 'end') this.liveEnded = true;
+    return at;
   }
 
   insertBreakpoint(type: BreakpointType, address: bigint, length: number): boolean {
@@ -173,29 +259,63 @@ export class ReplayTarget implements GdbTarget {
     const bps = this.breakpoints;
     const stepCpu = request.action === 'step' ? request.thread - 1 : -1;
     let watch: WriteWatch | undefined;
-    let yielded = false;
     for (;;) {
-      const watched = this.watchNow();
-      let count = 0;
-      const deadline = performance.now() + YIELD_EVERY_MS;
-      yielded = false;
-      const at = this.travel.forward((cpu, rip) => {
-        if (watched !== undefined) {
-          watch = watched.changed();
-          if (watch !== undefined) return true;
-        }
-        if (cpu === stepCpu || bps.has(rip)) return true;
-        if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
-        return yielded;
-      });
-      if (at === 'end') return this.endStop();
-      if (!yielded) return this.stopAt(at, watch);
+      let yielded = false;
+      let at: TimelinePoint = 'end';
+      if (!this.live || !this.atFrontier()) {
+        // Step 1: through the history, re-executed.
+        const watched = this.watchNow();
+        let count = 0;
+        const deadline = performance.now() + YIELD_EVERY_MS;
+        at = this.travel.forward((cpu, rip) => {
+          if (watched !== undefined) {
+            watch = watched.changed();
+            if (watch !== undefined) return true;
+          }
+          if (cpu === stepCpu || bps.has(rip)) return true;
+          if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
+          return yielded;
+        });
+        if (at !== 'end' && !yielded) return this.stopAt(at, watch);
+      }
+      if (at === 'end') {
+        // Step 2: past the history, a live run goes on, journaled; a replay has ended.
+        if (!this.live || this.liveEnded) return this.endStop();
+        at = this.extend(stepCpu);
+        if (at === 'end') return this.endStop();
+        const why = gdbRunState(this.traced.session.machine).stop;
+        if (why?.kind !== 'bound') return this.stopAt(at, why?.kind === 'watch' ? why.watch : undefined);
+      }
+      // Step 3: let Ctrl-C in, then go on.
       await new Promise((resolve) => setImmediate(resolve));
       if (this.interrupted) return { kind: 'stopped', thread: at.cpu + 1, signal: 2 };
     }
   }
 
   private reverse(request: ResumeRequest): StopEvent {
+    const here = this.travel.here;
+    try {
+      return this.reverseSearch(request);
+    } catch (error) {
+      if (!(error instanceof HistoryOutOfReach)) throw error;
+      // Back where it was (reachable, or nothing moved), saying why.
+      if (here !== 'end') {
+        try {
+          this.travel.seek(here);
+        } catch (again) {
+          if (!(again instanceof HistoryOutOfReach)) throw again;
+        }
+      }
+      this.output += OUT_OF_REACH;
+      return {
+        kind: 'stopped',
+        thread: this.stop.kind === 'stopped' ? this.stop.thread : 1,
+        reason: { type: 'replaylog', which: 'begin' },
+      };
+    }
+  }
+
+  private reverseSearch(request: ResumeRequest): StopEvent {
     const bps = this.breakpoints;
     const stepCpu = request.action === 'step' ? request.thread - 1 : -1;
     const space = this.traced.session.machine.space;
@@ -248,7 +368,9 @@ export class ReplayTarget implements GdbTarget {
 
   private endStop(): StopEvent {
     const s = this.traced.session;
-    this.output += `int3: the recorded run ends here (event ${s.position - 1} of ${this.log.length - 1}): reverse-continue or reverse-stepi go back\n`;
+    this.output += this.live
+      ? 'int3: the run ends here (its workloads are done): reverse-continue or reverse-stepi go back\n'
+      : `int3: the recorded run ends here (event ${s.position - 1} of ${this.log.length - 1}): reverse-continue or reverse-stepi go back\n`;
     return { kind: 'stopped', thread: 1, reason: { type: 'replaylog', which: 'end' } };
   }
 

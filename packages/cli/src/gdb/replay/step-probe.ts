@@ -38,6 +38,8 @@ export class StepProbe {
   private pending: TimelinePosition | undefined;
   /** The held position runs next: it is not visited again. */
   private skip = false;
+  /** The run was held where an input ended: the session's next stop check (between inputs) stops. */
+  private boundary = false;
   /** Where the last stop held. */
   held: TimelinePosition | undefined;
   visitor: PositionVisitor | undefined;
@@ -54,7 +56,26 @@ export class StepProbe {
     this.repeat = 0;
     this.pending = undefined;
     this.skip = false;
+    this.boundary = false;
     this.held = undefined;
+  }
+
+  /**
+   * Asks the session to stop after the input in progress ends: an input handler held the run where a
+   * seek also wanted to stop, and ends there (the hold is the input's end, not an interruption).
+   */
+  stopAtInputEnd(): void {
+    this.boundary = true;
+  }
+
+  /**
+   * True (once) when an input ended where a seek wanted to stop and no stop check came after it (it
+   * was the log's last input).
+   */
+  takeInputEnd(): boolean {
+    const b = this.boundary;
+    this.boundary = false;
+    return b;
   }
 
   readonly hook: StepHook = (cpu, rip) => {
@@ -82,7 +103,11 @@ export class StepProbe {
   /** The session's stop predicate: true right after the hook held a CPU. */
   readonly stop = (): boolean => {
     const p = this.pending;
-    if (p === undefined) return false;
+    if (p === undefined) {
+      const b = this.boundary;
+      this.boundary = false;
+      return b;
+    }
     this.pending = undefined;
     this.held = p;
     this.skip = true;

@@ -1,6 +1,12 @@
 import type { Session, SessionSnapshot } from '@int3/kernel';
 import { isPosition, type PositionVisitor, StepProbe, type TimelinePosition } from './step-probe.js';
 
+/**
+ * A position the snapshots cannot reach: every snapshot before it precedes an input whose state no
+ * snapshot holds (tracefs writes: probe definitions, the trace buffer), which a re-run would redo.
+ */
+export class HistoryOutOfReach extends Error {}
+
 /** Where the machine is: at a position, or past the log's last input. */
 export type TimelinePoint = TimelinePosition | 'end';
 
@@ -25,8 +31,33 @@ export class TimeTravel {
   private point: TimelinePoint = 'end';
   private first: TimelinePosition | undefined;
 
-  constructor(private readonly session: Session) {
-    this.probe = new StepProbe(session.machine.cpus, session.machine.kernel.guest);
+  constructor(
+    private readonly session: Session,
+    probe?: StepProbe,
+    /** Which snapshots may be restored (default: all). */
+    private readonly usable: (s: SessionSnapshot) => boolean = () => true,
+  ) {
+    this.probe = probe ?? new StepProbe(session.machine.cpus, session.machine.kernel.guest);
+  }
+
+  /**
+   * Applies new inputs at the end of the history (a live run going on) with the probe as step hook,
+   * and arrives where they held ('end': they did not hold, the run ended); `begin` marks that position
+   * the start of the history.
+   */
+  extend(apply: () => void, begin = false): TimelinePoint {
+    const machine = this.session.machine;
+    this.probe.held = undefined;
+    this.probe.takeInputEnd();
+    machine.kernel.stepHook = this.probe.hook;
+    try {
+      apply();
+    } finally {
+      machine.kernel.stepHook = undefined;
+    }
+    this.point = this.probe.held ?? 'end';
+    if (begin && this.point !== 'end') this.first = this.point;
+    return this.point;
   }
 
   /** Where the machine is. */
@@ -42,6 +73,7 @@ export class TimeTravel {
   /** Goes to the first position of the history (before the first instruction of the first workload). */
   start(): TimelinePoint {
     const origin = this.session.snapshotList()[0];
+    if (!this.usable(origin)) throw new HistoryOutOfReach('the start of the run is out of reach');
     this.run(origin, () => true);
     if (this.point !== 'end') this.first = this.point;
     return this.point;
@@ -58,6 +90,7 @@ export class TimeTravel {
   toEvent(n: number): TimelinePoint {
     const snaps = this.session.snapshotList();
     const from = snaps.findLast((x) => x.entries <= n) ?? snaps[0];
+    if (!this.usable(from)) throw new HistoryOutOfReach(`event ${n} is out of reach`);
     this.run(from, () => this.session.position > n);
     return this.point;
   }
@@ -66,6 +99,7 @@ export class TimeTravel {
   seek(target: TimelinePoint): TimelinePoint {
     if (target === 'end') {
       const last = this.session.snapshotList().at(-1)!;
+      if (!this.usable(last)) throw new HistoryOutOfReach('the end of the run is out of reach');
       this.run(last, () => false);
       return this.point;
     }
@@ -88,9 +122,9 @@ export class TimeTravel {
   lastBefore(matcher: () => PositionMatcher): TimelinePosition | undefined {
     const here = this.point;
     const snaps = this.session.snapshotList();
-    let k = here === 'end' ? snaps.length - 1 : this.snapshotIndexBefore(here.retired);
+    let k = here === 'end' ? snaps.length - 1 : this.latestBefore(here.retired);
     let bound: number | undefined;
-    for (; k >= 0; k--) {
+    for (; k >= 0 && this.usable(snaps[k]); k--) {
       let found: TimelinePosition | undefined;
       const upTo = bound;
       const matches = matcher();
@@ -121,15 +155,19 @@ export class TimeTravel {
       machine.kernel.stepHook = undefined;
       this.probe.visitor = undefined;
     }
-    this.point = held && this.probe.held !== undefined ? this.probe.held : 'end';
+    // An input that ended where the visitor stopped, as the log's last: no stop check followed it.
+    const ended = this.probe.takeInputEnd();
+    this.point = (held || ended) && this.probe.held !== undefined ? this.probe.held : 'end';
   }
 
   private snapshotBefore(retired: number): SessionSnapshot {
-    return this.session.snapshotList()[this.snapshotIndexBefore(retired)];
+    const s = this.session.snapshotList()[this.latestBefore(retired)];
+    if (s === undefined || !this.usable(s)) throw new HistoryOutOfReach('that point of the run is out of reach');
+    return s;
   }
 
   /** The latest snapshot taken before `retired` instructions had retired (the origin at least). */
-  private snapshotIndexBefore(retired: number): number {
+  private latestBefore(retired: number): number {
     const snaps = this.session.snapshotList();
     let lo = 0;
     let hi = snaps.length - 1;

@@ -1,0 +1,86 @@
+import { KernelError } from '@int3/kernel';
+import { CliError } from '../../cli-error.js';
+import type { Interrupt } from '../../runtime/interrupt.js';
+import { SLICE_NS, type SlicedOutcome } from '../../tracing/run-workloads-sliced.js';
+import type { TracedSession } from '../../tracing/traced-session.js';
+import { gdbCommandLine } from '../gdb-command.js';
+import { isLoopback } from '../gdb-listen-address.js';
+import { GdbListenError, serveGdb } from '../gdb-server.js';
+import { ReplayTarget } from '../replay/replay-target.js';
+import { gdbAddressOption } from '../replay-gdb.js';
+import { GDB_INPUT_SCHEMAS, GDB_RUN, GDB_WRITE, gdbRunHandler, gdbRunState, gdbWriteHandler } from './gdb-inputs.js';
+
+/** What `trace --gdb` needs of its command. */
+export interface TraceGdbOptions {
+  readonly address: string;
+  readonly command: string;
+  readonly imagePath: string | undefined;
+  readonly interrupt: Interrupt;
+  readonly writeErr: (text: string) => void;
+  /** Called after every resume and slice: where the trace is written as it comes. */
+  readonly onStop: () => void;
+}
+
+/** Lets a session carry out (and replay) the inputs a live run under gdb journals. */
+export function handleGdbInputs(t: TracedSession): void {
+  const machine = () => t.session.machine;
+  t.session.handle(GDB_RUN, gdbRunHandler(machine), GDB_INPUT_SCHEMAS.get(GDB_RUN));
+  t.session.handle(GDB_WRITE, gdbWriteHandler(machine), GDB_INPUT_SCHEMAS.get(GDB_WRITE));
+}
+
+/**
+ * `int3 trace … --gdb [HOST:]PORT`: starts the workloads, stops before the first instruction of the
+ * first one and serves gdb there. Every resume gdb asks for is journaled as `input:gdb-run` and every
+ * register or memory write as `input:gdb-write`, so the run stays a log that replays; backwards, the
+ * history so far is re-executed from the session's snapshots. When gdb detaches, the run goes on to
+ * its end (as after `detach` from QEMU); when it kills, the run stops there. Returns how the run
+ * ended (undefined after a kill).
+ */
+export async function traceGdb(
+  t: TracedSession,
+  workloads: readonly (readonly string[])[],
+  options: TraceGdbOptions,
+): Promise<SlicedOutcome | undefined> {
+  const address = gdbAddressOption(options.address, options.command);
+  const s = t.session;
+  handleGdbInputs(t);
+  const first = s.spawned.length;
+  for (const argv of workloads) s.apply({ type: 'input:spawn', argv: [...argv] });
+  const pids = s.spawned.slice(first).map((task) => task.pid);
+  const target = new ReplayTarget(t, s.log(), { pids, afterResume: options.onStop });
+  if (!isLoopback(address.host)) {
+    options.writeErr(
+      `int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can change the run\n`,
+    );
+  }
+  let how: Awaited<ReturnType<typeof serveGdb>>;
+  try {
+    how = await serveGdb({
+      address,
+      target,
+      listening: (port) =>
+        options.writeErr(
+          `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction of ${workloads[0]?.[0] ?? 'the run'}; connect with:\n  ${gdbCommandLine(options.imagePath, address.host, port)}\n`,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof GdbListenError) throw new CliError('usage', error.message, options.command);
+    if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
+    throw error;
+  }
+  // Back to the end of the history if gdb left the machine in the past (a log ends there).
+  if (s.position !== s.log().length) s.seek(s.log().length - 1);
+  if (how === 'kill') return undefined;
+  // Detached: on to the end of the run.
+  const state = gdbRunState(s.machine);
+  if (state.outcome !== undefined) return state.outcome;
+  for (;;) {
+    s.apply({ type: 'input:run', pids, deadlineNs: s.machine.clock(0) + SLICE_NS });
+    options.onStop();
+    const outcome = s.lastRun!;
+    if (outcome.reason !== 'time') return outcome;
+    await new Promise((resolve) => setImmediate(resolve));
+    const signal = options.interrupt.signal;
+    if (signal) return { reason: 'interrupted', at: s.machine.clock(0), signal };
+  }
+}
