@@ -1,10 +1,11 @@
-import { KernelError, type ValidLog } from '@int3/kernel';
+import { KernelError, type LogEntry, type Session, type SessionSnapshot, type ValidLog } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import { escapeControls } from '../runtime/escape-controls.js';
 import { type KernelImageFile, replayTracedSession } from '../tracing/traced-session.js';
 import { gdbCommandLine } from './gdb-command.js';
 import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
 import { GdbListenError, serveGdb } from './gdb-server.js';
+import { gdbRunState } from './live/gdb-inputs.js';
 import { ReplayTarget } from './replay/replay-target.js';
 import { HistoryOutOfReach } from './replay/time-travel.js';
 
@@ -16,6 +17,28 @@ import { HistoryOutOfReach } from './replay/time-travel.js';
 export const GDB_SNAPSHOT_EVERY_NS = 100_000;
 /** Most snapshots a run under gdb keeps (pages are shared between snapshots). */
 export const GDB_MAX_SNAPSHOTS = 4096;
+
+/**
+ * Applies the first `input:run` of a replay, pinning a snapshot right before its first instruction:
+ * the start of gdb's history, after the inputs that set the run up (probe definitions, whose state
+ * no snapshot holds), so going back there re-runs none of them. Returns the snapshot.
+ */
+function applyPinningBegin(s: Session, run: LogEntry): SessionSnapshot | undefined {
+  const probe = gdbRunState(s.machine).probe;
+  probe.reset();
+  probe.visitor = () => true;
+  s.machine.kernel.stepHook = probe.hook;
+  let done: boolean;
+  try {
+    done = s.applyPausable(run, probe.stop);
+  } finally {
+    s.machine.kernel.stepHook = undefined;
+    probe.visitor = undefined;
+  }
+  const pinned = done ? undefined : s.snapshotHere();
+  while (!done) done = s.resume(() => false);
+  return pinned;
+}
 
 /** What `replay --gdb` needs of its command. */
 export interface ReplayGdbContext {
@@ -57,21 +80,19 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
   let target: ReplayTarget;
   try {
     s.expectLog(c.valid.entries);
+    let begin: SessionSnapshot | undefined;
     for (let e = 0; e < c.valid.replayable; e++) {
       const entry = c.valid.entries[e];
       if (!entry.type.startsWith('input:')) continue;
-      s.apply(entry);
+      if (begin === undefined && entry.type === 'input:run') begin = applyPinningBegin(s, entry);
+      else s.apply(entry);
       s.verifyReplayed(c.logPath);
     }
-    target = new ReplayTarget(traced, c.valid.entries);
+    target = new ReplayTarget(traced, c.valid.entries, undefined, begin);
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
     if (error instanceof HistoryOutOfReach) {
-      throw new CliError(
-        'usage',
-        `--gdb: ${c.logPath} defines probes or tracers (tracefs writes), whose state int3's snapshots do not hold yet: serve a run recorded without them (add probes at replay time with replay -e)`,
-        'replay',
-      );
+      throw new CliError('usage', `--gdb: ${c.logPath}: the start of its run is out of reach`, 'replay');
     }
     throw error;
   }

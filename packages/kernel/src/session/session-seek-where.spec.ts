@@ -69,6 +69,32 @@ describe('Session.seekWhere', () => {
     expect(s.hash()).toBe(lastCheckpointHash(s));
   });
 
+  it('should pin a snapshot right before an instruction a step hook held, and start a seek there', () => {
+    const s = Session.create({ ...base, cpus: 2, snapshotEveryNs: 20_000 });
+    s.apply({ type: 'input:spawn', argv: ['cat', '/etc/motd'] });
+    // The first instruction of the run: held, then pinned (the origin's bucket already has one).
+    let first: bigint | undefined;
+    s.machine.kernel.stepHook = (_cpu, rip) => {
+      if (first !== undefined) return false;
+      first = rip;
+      return true;
+    };
+    let held = false;
+    expect(s.applyPausable({ type: 'input:run', pids: [1] }, () => (held = first !== undefined && !held))).toBe(false);
+    s.machine.kernel.stepHook = undefined;
+    const pinned = s.snapshotHere();
+    expect(pinned.pinned).toBe(true);
+    expect(pinned.resume).toBeDefined();
+    while (!s.resume(() => false));
+    const end = s.hash();
+    // From the pinned snapshot (inside input:run) the log re-runs to the same end.
+    expect(s.seekWhere(pinned, () => false)).toBe(false);
+    expect(s.hash()).toBe(end);
+    expect(s.snapshotList()).toContain(pinned);
+    s.seek(1);
+    expect(() => s.snapshotHere()).toThrow(/end of the log/);
+  });
+
   it("should refuse a snapshot that is not the session's", () => {
     const a = record();
     const b = record();

@@ -399,6 +399,30 @@ export class Session {
     }
   }
 
+  /**
+   * Takes a snapshot here, at the end of the log or inside the input a stop interrupted, whatever the
+   * timeline's spacing, and keeps it for good (pinned): where a debugger's history starts, after the
+   * inputs that set the run up (probe definitions), so going back there re-runs none of them.
+   */
+  snapshotHere(): SessionSnapshot {
+    if (this.seeking || this.cursor !== this.entries.length) {
+      throw new KernelError('EBUSY', 'snapshotHere() works at the end of the log, not after a seek into the past');
+    }
+    this.originSnapshot();
+    const snap: SessionSnapshot = {
+      entries: this.cursor,
+      inputs: this.inputs,
+      resume: this.interrupted,
+      spawned: Object.freeze([...this.spawned]),
+      lastRun: this.lastRun,
+      clockNs: this.machine.clock(0),
+      machine: this.machine.snapshot(),
+      pinned: true,
+    };
+    this.snapshots.add(snap);
+    return this.snapshots.all().at(-1)!;
+  }
+
   /** Log entries produced on the machine's timeline (after a {@link seek}: fewer than in the log). */
   get position(): number {
     return this.cursor;

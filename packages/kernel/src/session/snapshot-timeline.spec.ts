@@ -20,6 +20,18 @@ function offerEvery(t: SnapshotTimeline, stepNs: number, untilNs: number): void 
 }
 
 describe(SnapshotTimeline, () => {
+  it('should keep a pinned snapshot in a bucket that has one, and through every thinning', () => {
+    const t = new SnapshotTimeline(1_000, 8);
+    t.add(at(0));
+    const pinned = { ...at(10, 3), pinned: true };
+    expect(t.wants(10)).toBe(false);
+    t.add(pinned);
+    offerEvery(t, 1_000, 10_000_000);
+    expect(t.all()[0].clockNs).toBe(0);
+    expect(t.all()[1]).toEqual(pinned);
+    expect(t.all().length).toBeLessThanOrEqual(9);
+  });
+
   it('should keep at most its capacity however many snapshots are offered', () => {
     const t = new SnapshotTimeline(1_000, 8);
     offerEvery(t, 1_000, 10_000_000);

@@ -22,6 +22,8 @@ export interface SessionSnapshot {
   /** Virtual time of CPU 0. */
   readonly clockNs: number;
   readonly machine: MachineSnapshot;
+  /** Kept whatever the spacing ({@link Session.snapshotHere}: where a debugger's history starts). */
+  readonly pinned?: boolean;
 }
 
 /** Default {@link SnapshotTimeline} capacity: snapshots a session keeps, however long it runs. */
@@ -40,6 +42,7 @@ export const DEFAULT_MAX_SNAPSHOTS = 64;
  * dropped.
  *
  * Which snapshots exist never changes what a seek or a replay reaches, only how much it re-executes.
+ * A pinned snapshot is kept outside this policy (it is neither refused nor thinned away).
  */
 export class SnapshotTimeline {
   private readonly list: SessionSnapshot[] = [];
@@ -80,7 +83,7 @@ export class SnapshotTimeline {
     if (last && (s.entries < last.entries || s.clockNs < last.clockNs)) {
       throw new Error('snapshot timeline: snapshots must come in log and virtual-time order');
     }
-    if (!this.wants(s.clockNs)) return;
+    if (!s.pinned && !this.wants(s.clockNs)) return;
     this.list.push(Object.freeze(s));
     while (this.list.length > this.capacity) this.thin();
   }
@@ -116,7 +119,8 @@ export class SnapshotTimeline {
     let kept = 0;
     for (let i = 0; i < this.list.length; i++) {
       const s = this.list[i];
-      if (kept === 0 || this.bucket(s.clockNs) > this.bucket(this.list[kept - 1].clockNs)) this.list[kept++] = s;
+      if (kept === 0 || s.pinned || this.bucket(s.clockNs) > this.bucket(this.list[kept - 1].clockNs))
+        this.list[kept++] = s;
     }
     this.list.length = kept;
   }

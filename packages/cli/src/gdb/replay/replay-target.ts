@@ -60,6 +60,8 @@ const NOT_IN_SNAPSHOTS: ReadonlySet<string> = new Set([TRACEFS_WRITE, TRACER_STA
 
 const OUT_OF_REACH =
   "int3: the history before here is out of reach: the run's probe definitions (tracefs writes) are in none of its snapshots yet\n";
+const LIVE_WITH_PROBES =
+  'int3: a live run with probes does not go back (its trace would print re-executed hits again): record it, then replay --gdb\n';
 
 /** A run going on under gdb (`trace --gdb`): its workloads, and the deadline of the run. */
 export interface LiveRun {
@@ -86,6 +88,8 @@ export class ReplayTarget implements GdbTarget {
   private output = '';
 
   private liveEnded = false;
+  /** The recorded run's whole trace (a replay's), read before anything is re-executed. */
+  private recordedTrace: string | undefined;
 
   constructor(
     private readonly traced: TracedSession,
@@ -93,19 +97,24 @@ export class ReplayTarget implements GdbTarget {
     private readonly log: readonly LogEntry[],
     /** A live run: new inputs (each resume, each write) are journaled at the end of the history. */
     private readonly live?: LiveRun,
+    /** Where the history starts, pinned right before its first instruction (default: the origin). */
+    begin?: SessionSnapshot,
   ) {
     const machine = traced.session.machine;
     this.threads = machine.cpus.length;
     // Snapshots before a tracefs write cannot be restored: the tracer's state is in none of them.
+    // Live with probes, nothing: the re-executed hits would print again.
     const usable = (snap: SessionSnapshot) => {
       const entries = traced.session.log();
-      for (let e = snap.entries; e < entries.length; e++) {
+      for (let e = live ? 0 : snap.entries; e < entries.length; e++) {
         if (NOT_IN_SNAPSHOTS.has(entries[e].type)) return false;
       }
       return true;
     };
     this.travel = new TimeTravel(traced.session, gdbRunState(machine).probe, usable);
-    const at = live ? this.extend(-1, true) : this.travel.start();
+    // The recorded trace, before any stretch is re-executed.
+    if (!live) this.recordedTrace = traced.fs.read('trace');
+    const at = live ? this.extend(-1, true) : this.travel.start(begin);
     this.stop = at === 'end' ? this.endStop() : { kind: 'stopped', thread: at.cpu + 1 };
   }
 
@@ -238,7 +247,7 @@ export class ReplayTarget implements GdbTarget {
     if (verb === 'event') return this.seekEvent(args[0]);
     if (verb === 'lsmod') return lsmod(this.traced.session.machine.modules.list());
     if (verb === 'kprobes') return this.traced.kprobes.debugfs.list() || 'no kprobes registered\n';
-    if (verb === 'trace') return escapeControls(this.traced.fs.read('trace'));
+    if (verb === 'trace') return escapeControls(this.traceSoFar());
     if (verb === 'help' || verb === '') return MONITOR_HELP;
     throw new TargetRefusal(22, `unknown monitor command '${escapeControls(verb)}' (monitor help lists them)`);
   }
@@ -306,7 +315,7 @@ export class ReplayTarget implements GdbTarget {
           if (!(again instanceof HistoryOutOfReach)) throw again;
         }
       }
-      this.output += OUT_OF_REACH;
+      this.output += this.live ? LIVE_WITH_PROBES : OUT_OF_REACH;
       return {
         kind: 'stopped',
         thread: this.stop.kind === 'stopped' ? this.stop.thread : 1,
@@ -372,6 +381,28 @@ export class ReplayTarget implements GdbTarget {
       ? 'int3: the run ends here (its workloads are done): reverse-continue or reverse-stepi go back\n'
       : `int3: the recorded run ends here (event ${s.position - 1} of ${this.log.length - 1}): reverse-continue or reverse-stepi go back\n`;
     return { kind: 'stopped', thread: 1, reason: { type: 'replaylog', which: 'end' } };
+  }
+
+  /**
+   * The trace up to here: in a replay, the recorded run's trace (read once, after the first pass:
+   * re-executing a stretch adds its hits to the buffer again), its lines up to the current virtual
+   * time of their CPU (to the µs the lines show); in a live run, the buffer as it is.
+   */
+  private traceSoFar(): string {
+    const fs = this.traced.fs;
+    if (this.recordedTrace === undefined) return fs.read('trace');
+    const m = this.traced.session.machine;
+    return this.recordedTrace
+      .split('\n')
+      .filter((line) => {
+        const t = /\[(\d{3})\]\s+\S+\s+(\d+)\.(\d{6}):/.exec(line);
+        if (!t) return line !== '';
+        const cpu = Number(t[1]);
+        const us = Number(t[2]) * 1e6 + Number(t[3]);
+        return cpu < m.cpus.length && us * 1000 <= m.clock(cpu);
+      })
+      .map((line) => `${line}\n`)
+      .join('');
   }
 
   private describe(): string {

@@ -70,11 +70,13 @@ export class TimeTravel {
     return this.first;
   }
 
-  /** Goes to the first position of the history (before the first instruction of the first workload). */
-  start(): TimelinePoint {
-    const origin = this.session.snapshotList()[0];
-    if (!this.usable(origin)) throw new HistoryOutOfReach('the start of the run is out of reach');
-    this.run(origin, () => true);
+  /**
+   * Goes to the first position of the history (before the first instruction of the first workload):
+   * the first position after `from` (default: the session's origin).
+   */
+  start(from: SessionSnapshot = this.session.snapshotList()[0]): TimelinePoint {
+    if (!this.usable(from)) throw new HistoryOutOfReach('the start of the run is out of reach');
+    this.run(from, () => true);
     if (this.point !== 'end') this.first = this.point;
     return this.point;
   }
@@ -174,7 +176,9 @@ export class TimeTravel {
     let found = 0;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (retiredAt(snaps[mid]) < retired) {
+      // A pinned snapshot starts the history: a position as far as it is comes after it.
+      const at = retiredAt(snaps[mid]);
+      if (at < retired || (snaps[mid].pinned === true && at <= retired)) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
