@@ -157,6 +157,39 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
     expect(section(r.gdb, 'reverse-finish')).toMatch(/do_sys_open \(dfd=dfd@entry=-100/);
   });
 
+  it('should stop on read and access watchpoints (rwatch, awatch), forwards and in reverse', async () => {
+    const r = await gdbSession(
+      dir,
+      log,
+      [
+        'rwatch kmalloc_stats.allocs',
+        'continue',
+        mark('read'),
+        'x/i $pc',
+        'continue',
+        mark('reverse'),
+        'reverse-continue',
+        'x/i $pc',
+        'delete',
+        'awatch kmalloc_stats.bytes',
+        mark('access'),
+        'continue',
+        mark('/'),
+        'detach',
+      ],
+      { debugInfo: true },
+    );
+    // After the read (the addq that counts the allocation), then, backwards, at that addq itself.
+    expect(r.gdb).toMatch(/Thread 1 hit Hardware read watchpoint 1: kmalloc_stats\.allocs\n\nValue = 53\n/);
+    expect(section(r.gdb, 'read')).toMatch(/=> 0xffffffff81004126 <kmalloc\+38>:/);
+    expect(section(r.gdb, 'reverse')).toMatch(
+      /Value = 53\n[\s\S]*=> 0xffffffff8100411e <kmalloc\+30>:\s+addq\s+\$0x1,.*<kmalloc_stats>/,
+    );
+    expect(section(r.gdb, 'access')).toMatch(
+      /hit Hardware access \(read\/write\) watchpoint 2: kmalloc_stats\.bytes\n\n(Value = \d+|Old value = \d+\nNew value = \d+)\n/,
+    );
+  });
+
   it("should give gdb a module's symbols and sources: module build -g, then monitor lsmod's add-symbol-file", async () => {
     const ko = join(dir, 'hello.ko');
     ok(['module', 'build', '-g', join(REPO_ROOT, 'packages/kernel/image/modules/hello.c'), '-o', ko]);

@@ -45,6 +45,18 @@ export class CpuCore extends CpuState {
   attention = 1;
   /** Counts {@link flushTlb} calls (a run loop calling out to the host sees whether one happened meanwhile). */
   tlbFlushes = 0;
+  /**
+   * A debugger's memory watch (gdb's read and access watchpoints): while set, the pages it names (by
+   * their `lo & -4096` and `hi` halves) never enter this CPU's read or write TLB, so every load and
+   * store of them takes the slow path, where `access` sees it (and only it) once the translation
+   * succeeded. Null, the
+   * default, costs nothing: only slow paths look at it. Flush the TLB after setting it.
+   */
+  memoryWatch: {
+    readonly pageLo: Int32Array;
+    readonly pageHi: Int32Array;
+    access(lo: number, hi: number, size: number, write: boolean): void;
+  } | null = null;
   /** High half of the last effective address. */
   eah = 0;
   /** Address of the memory destination read by readDst. */
@@ -116,17 +128,38 @@ export class CpuCore extends CpuState {
       this.fTagHi[i] = hi;
       this.fPage[i] = page;
     } else {
-      this.rTagLo[i] = lo & -4096;
-      this.rTagHi[i] = hi;
-      this.rPage[i] = page;
+      // A watched page stays out of the TLB: each access comes back here (soft-dirty noted each time).
+      const cached = this.memoryWatch === null || !this.watches(lo, hi);
+      if (cached) {
+        this.rTagLo[i] = lo & -4096;
+        this.rTagHi[i] = hi;
+        this.rPage[i] = page;
+      }
       if (access === Access.Write) {
-        this.wTagLo[i] = lo & -4096;
-        this.wTagHi[i] = hi;
-        this.wPage[i] = page;
+        if (cached) {
+          this.wTagLo[i] = lo & -4096;
+          this.wTagHi[i] = hi;
+          this.wPage[i] = page;
+        }
         this.addressSpaceRef.noteWriteTranslation(lo, hi, page);
       }
     }
     return page;
+  }
+
+  /** Tells {@link memoryWatch} of an access that touches a page it names (either, across two). */
+  private watchedAccess(lo: number, hi: number, size: number, write: boolean): void {
+    const end = (lo + size - 1) | 0;
+    const endHi = (lo >>> 0) + size - 1 > 0xffffffff ? (hi + 1) | 0 : hi;
+    if (this.watches(lo, hi) || this.watches(end, endHi)) this.memoryWatch!.access(lo, hi, size, write);
+  }
+
+  /** True when {@link memoryWatch} names the page of `hi:lo`. */
+  private watches(lo: number, hi: number): boolean {
+    const w = this.memoryWatch!;
+    const tag = lo & -4096;
+    for (let k = 0; k < w.pageLo.length; k++) if (w.pageLo[k] === tag && w.pageHi[k] === hi) return true;
+    return false;
   }
 
   private pageFault(lo: number, hi: number, code: number): never {
@@ -176,6 +209,7 @@ export class CpuCore extends CpuState {
       const nl = (lo + (4096 - off)) | 0;
       p2 = this.translate(nl, nl === 0 ? (hi + 1) | 0 : hi, Access.Read);
     }
+    if (this.memoryWatch !== null) this.watchedAccess(lo, hi, size, false);
     let l = 0;
     let h = 0;
     for (let b = size - 1; b >= 0; b--) {
@@ -245,6 +279,7 @@ export class CpuCore extends CpuState {
       const nl = (lo + (4096 - off)) | 0;
       p2 = this.translate(nl, nl === 0 ? (hi + 1) | 0 : hi, Access.Write);
     }
+    if (this.memoryWatch !== null) this.watchedAccess(lo, hi, size, true);
     for (let b = 0; b < size; b++) {
       const o = off + b;
       const byte = (b >= 4 ? vh >>> ((b - 4) * 8) : vl >>> (b * 8)) & 0xff;

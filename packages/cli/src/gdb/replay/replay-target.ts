@@ -17,6 +17,7 @@ import {
   type StopEvent,
   TargetRefusal,
 } from '../protocol/gdb-target.js';
+import { type AccessHit, type AccessWatch, AccessWatches } from './access-watch.js';
 import { cpuRegisters, isModelledRegister } from './machine-registers.js';
 import type { TimelinePosition } from './step-probe.js';
 import { HistoryOutOfReach, type PositionMatcher, type TimelinePoint, TimeTravel } from './time-travel.js';
@@ -82,6 +83,8 @@ export class ReplayTarget implements GdbTarget {
   private readonly travel: TimeTravel;
   private readonly breakpoints = new Set<bigint>();
   private readonly writeWatches: WriteWatch[] = [];
+  /** Read and access watchpoints (a replay's: a live run's resumes journal write watchpoints only). */
+  private readonly accessWatches: AccessWatch[] = [];
   private watched: WatchedBytes | undefined;
   private stop: StopEvent;
   private interrupted = false;
@@ -205,6 +208,14 @@ export class ReplayTarget implements GdbTarget {
       this.breakpoints.add(address);
       return true;
     }
+    if (type === BreakpointType.ReadWatch || type === BreakpointType.AccessWatch) {
+      if (this.live || length < 1 || length > 8) return false;
+      const kind = type === BreakpointType.ReadWatch ? 'rwatch' : 'awatch';
+      if (!this.accessWatches.some((w) => w.type === kind && w.address === address && w.length === length)) {
+        this.accessWatches.push({ type: kind, address, length });
+      }
+      return true;
+    }
     if (type !== BreakpointType.WriteWatch) return false;
     if (!this.writeWatches.some((w) => w.address === address && w.length === length)) {
       this.writeWatches.push({ address, length });
@@ -217,6 +228,12 @@ export class ReplayTarget implements GdbTarget {
     if (type === BreakpointType.Software || type === BreakpointType.Hardware) {
       this.breakpoints.delete(address);
       return true;
+    }
+    if (type === BreakpointType.ReadWatch || type === BreakpointType.AccessWatch) {
+      const kind = type === BreakpointType.ReadWatch ? 'rwatch' : 'awatch';
+      const i = this.accessWatches.findIndex((w) => w.type === kind && w.address === address && w.length === length);
+      if (i >= 0) this.accessWatches.splice(i, 1);
+      return !this.live;
     }
     if (type !== BreakpointType.WriteWatch) return false;
     const i = this.writeWatches.findIndex((w) => w.address === address && w.length === length);
@@ -274,17 +291,28 @@ export class ReplayTarget implements GdbTarget {
       if (!this.live || !this.atFrontier()) {
         // Step 1: through the history, re-executed.
         const watched = this.watchNow();
+        const accesses = this.accessWatches.length > 0 ? new AccessWatches(this.accessWatches) : undefined;
+        let hit: AccessHit | undefined;
         let count = 0;
         const deadline = performance.now() + YIELD_EVERY_MS;
-        at = this.travel.forward((cpu, rip) => {
-          if (watched !== undefined) {
-            watch = watched.changed();
-            if (watch !== undefined) return true;
-          }
-          if (cpu === stepCpu || bps.has(rip)) return true;
-          if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
-          return yielded;
-        });
+        const uninstall = accesses?.install(this.traced.session.machine.cpus);
+        try {
+          at = this.travel.forward((cpu, rip) => {
+            // The instruction before this position touched a read or access watchpoint.
+            hit = accesses?.take();
+            if (hit !== undefined) return true;
+            if (watched !== undefined) {
+              watch = watched.changed();
+              if (watch !== undefined) return true;
+            }
+            if (cpu === stepCpu || bps.has(rip)) return true;
+            if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
+            return yielded;
+          });
+        } finally {
+          uninstall?.();
+        }
+        if (at !== 'end' && hit !== undefined) return this.accessStop(hit.cpu, hit.watch);
         if (at !== 'end' && !yielded) return this.stopAt(at, watch);
       }
       if (at === 'end') {
@@ -329,12 +357,15 @@ export class ReplayTarget implements GdbTarget {
     const stepCpu = request.action === 'step' ? request.thread - 1 : -1;
     const space = this.traced.session.machine.space;
     const watches = [...this.writeWatches];
+    const accesses = this.accessWatches.length > 0 ? new AccessWatches(this.accessWatches) : undefined;
     let watchHit: WriteWatch | undefined;
+    let accessHit: AccessHit | undefined;
     const matcher = (): PositionMatcher => {
       if (stepCpu >= 0) return (cpu) => cpu === stepCpu;
-      // A watched store shows at the position after it: the candidate is the one before.
+      // A watched store or access shows at the position after it: the candidate is the one before.
       let watched: WatchedBytes | undefined;
       let previous: TimelinePosition | undefined;
+      accesses?.take();
       return (cpu, rip, retired, repeat) => {
         let m: boolean | TimelinePosition = bps.has(rip);
         if (watches.length > 0) {
@@ -344,14 +375,31 @@ export class ReplayTarget implements GdbTarget {
             if (hit !== undefined && previous !== undefined) {
               m = previous;
               watchHit = hit;
+              accessHit = undefined;
             }
           }
-          previous = { retired, cpu, rip, repeat };
         }
+        const touched = accesses?.take();
+        if (touched !== undefined && previous !== undefined) {
+          m = previous;
+          accessHit = touched;
+          watchHit = undefined;
+        }
+        if (m === true) {
+          watchHit = undefined;
+          accessHit = undefined;
+        }
+        previous = { retired, cpu, rip, repeat };
         return m;
       };
     };
-    const found = this.travel.lastBefore(matcher);
+    const uninstall = accesses?.install(this.traced.session.machine.cpus);
+    let found: TimelinePosition | undefined;
+    try {
+      found = this.travel.lastBefore(matcher);
+    } finally {
+      uninstall?.();
+    }
     if (found === undefined) {
       const begin = this.travel.begin;
       if (begin === undefined) return this.endStop();
@@ -360,12 +408,19 @@ export class ReplayTarget implements GdbTarget {
     }
     this.travel.seek(found);
     if (stepCpu >= 0) return { kind: 'stopped', thread: found.cpu + 1 };
-    if (bps.has(found.rip)) return { kind: 'stopped', thread: found.cpu + 1, reason: { type: 'swbreak' } };
+    if (accessHit !== undefined) return this.accessStop(found.cpu, accessHit.watch);
+    if (bps.has(found.rip) && watchHit === undefined) {
+      return { kind: 'stopped', thread: found.cpu + 1, reason: { type: 'swbreak' } };
+    }
     return {
       kind: 'stopped',
       thread: found.cpu + 1,
       ...(watchHit ? { reason: { type: 'watch' as const, address: watchHit.address } } : {}),
     };
+  }
+
+  private accessStop(cpu: number, w: AccessWatch): StopEvent {
+    return { kind: 'stopped', thread: cpu + 1, reason: { type: w.type, address: w.address } };
   }
 
   private stopAt(at: TimelinePosition, watch: WriteWatch | undefined): StopEvent {
