@@ -234,6 +234,8 @@ describe.skipIf(skipGdb)('int3 replay --gdb, on a run recorded with probes', () 
       mark('bytes'),
       'x/4xb do_sys_open',
       'monitor kprobes',
+      mark('reach'),
+      'monitor event 1',
       mark('/'),
       'stepi',
       'reverse-stepi',
@@ -252,6 +254,8 @@ describe.skipIf(skipGdb)('int3 replay --gdb, on a run recorded with probes', () 
     const own = [...image.subarray(fileOffset, fileOffset + 4)].map((b) => `0x${b.toString(16).padStart(2, '0')}`);
     expect(bytes).toMatch(new RegExp(`<do_sys_open>:\\s+${own.join('\\s+')}\n`));
     expect(bytes).toMatch(/ffffffff81001c80\s+k\s+do_sys_open\+0x0/);
+    // Event 1 (the probe definition) is before the history's start: said, and nothing moves.
+    expect(section(r.gdb, 'reach')).toBe('int3: event 1 is out of reach (before the probe definitions, in no snapshot)\n');
     expect(section(r.gdb, 'back')).toMatch(/rip\s+0xffffffff81001c80\s/);
     expect(section(r.gdb, 'begin')).toContain('No more reverse-execution history.');
     expect(section(r.gdb, 'begin')).toMatch(/=> 0x4010ac:/);

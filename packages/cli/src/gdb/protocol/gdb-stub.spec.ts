@@ -236,7 +236,7 @@ describe(GdbStub, () => {
     const { ask } = connect();
     expect(await ask(`qRcmd,${textToHex('info')}`, `qRcmd,${textToHex('bad')}`, 'qRcmd,zz')).toEqual([
       textToHex('did info\n'),
-      'E16',
+      textToHex('int3: bad\n'),
       'E16',
     ]);
     expect(await ask('qThreadExtraInfo,2', 'qThreadExtraInfo,7', 'T2', 'T3')).toEqual([

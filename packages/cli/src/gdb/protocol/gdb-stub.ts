@@ -230,7 +230,14 @@ export class GdbStub {
     if (p.startsWith('qRcmd,')) {
       const command = fromHex(p.slice(6));
       if (!command) return 'E16';
-      const out = t.monitor(Buffer.from(command).toString('utf8'));
+      let out: string;
+      try {
+        out = t.monitor(Buffer.from(command).toString('utf8'));
+      } catch (error) {
+        // A mistake in a monitor command is said in gdb's console, as a command's own output.
+        if (!(error instanceof TargetRefusal)) throw error;
+        out = `int3: ${error.message}\n`;
+      }
       return out === '' ? 'OK' : textToHex(out);
     }
     if (p.startsWith('qSymbol')) return 'OK';

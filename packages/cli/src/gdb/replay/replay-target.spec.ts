@@ -102,6 +102,7 @@ describe(ReplayTarget, () => {
     expect(() => t.writeMemory(1, 0x1000n, new Uint8Array(1))).toThrow(TargetRefusal);
     expect(() => t.monitor('frobnicate')).toThrow(/unknown monitor command 'frobnicate'/);
     expect(() => t.monitor('event 999')).toThrow(/N from 0 to/);
-    expect(t.insertBreakpoint(BreakpointType.ReadWatch, 0x1000n, 8)).toBe(false);
+    expect(t.insertBreakpoint(BreakpointType.ReadWatch, 0x1000n, 8)).toBe(true);
+    expect(t.insertBreakpoint(BreakpointType.AccessWatch, 0x1000n, 9)).toBe(false);
   });
 });

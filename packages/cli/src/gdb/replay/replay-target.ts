@@ -1,4 +1,4 @@
-import type { LoadedModule, LogEntry, SessionSnapshot } from '@int3/kernel';
+import type { LogEntry, SessionSnapshot } from '@int3/kernel';
 import { escapeControls } from '../../runtime/escape-controls.js';
 import { KRETPROBE_BOOSTER, TRACEFS_WRITE, type TracedSession } from '../../tracing/traced-session.js';
 import { TRACER_START, TRACERS_STOP } from '../../tracing/tracer-inputs.js';
@@ -19,6 +19,7 @@ import {
 } from '../protocol/gdb-target.js';
 import { type AccessHit, type AccessWatch, AccessWatches } from './access-watch.js';
 import { cpuRegisters, isModelledRegister } from './machine-registers.js';
+import { describeMachine, lsmod, MONITOR_HELP, traceUpTo } from './monitor-commands.js';
 import type { TimelinePosition } from './step-probe.js';
 import { HistoryOutOfReach, type PositionMatcher, type TimelinePoint, TimeTravel } from './time-travel.js';
 import { WatchedBytes, type WriteWatch } from './watched-bytes.js';
@@ -27,30 +28,6 @@ import { WatchedBytes, type WriteWatch } from './watched-bytes.js';
 const YIELD_EVERY_POSITIONS = 1 << 16;
 /** Host milliseconds a forward run goes on before it yields to the event loop. */
 const YIELD_EVERY_MS = 50;
-
-const MONITOR_HELP = `int3 monitor commands:
-  info      virtual time, log event, instructions retired, tasks
-  event N   go to the first instruction after event N of the log (then: maint flush register-cache)
-  lsmod     loaded modules, each with the add-symbol-file line that gives gdb its symbols
-  kprobes   the registered kprobes (/sys/kernel/debug/kprobes/list)
-  trace     the trace buffer so far (/sys/kernel/tracing/trace)
-`;
-
-/** `monitor lsmod`: each module with the gdb command that loads its symbols at its sections' addresses. */
-export function lsmod(modules: readonly LoadedModule[]): string {
-  if (modules.length === 0) return 'no modules loaded\n';
-  return modules
-    .map((m) => {
-      const name = escapeControls(m.name);
-      const text = m.sections.get('.text') ?? m.textStart;
-      const others = [...m.sections]
-        .filter(([s]) => s !== '.text' && !s.startsWith('.debug') && !s.startsWith('.rela'))
-        .map(([s, a]) => ` -s ${escapeControls(s)} 0x${a.toString(16)}`)
-        .join('');
-      return `${name} 0x${m.textStart.toString(16)}-0x${m.textEnd.toString(16)}\n  add-symbol-file ${name}.ko 0x${text.toString(16)}${others}\n`;
-    })
-    .join('');
-}
 
 const REPLAY_IS_READ_ONLY = 'a replay cannot be changed: it would no longer be the recorded run (as rr refuses)';
 const PAST_IS_READ_ONLY =
@@ -260,7 +237,7 @@ export class ReplayTarget implements GdbTarget {
 
   monitor(command: string): string {
     const [verb, ...args] = command.trim().split(/\s+/);
-    if (verb === 'info') return this.describe();
+    if (verb === 'info') return describeMachine(this.traced.session, this.log.length, this.travel.here === 'end');
     if (verb === 'event') return this.seekEvent(args[0]);
     if (verb === 'lsmod') return lsmod(this.traced.session.machine.modules.list());
     if (verb === 'kprobes') return this.traced.kprobes.debugfs.list() || 'no kprobes registered\n';
@@ -439,42 +416,14 @@ export class ReplayTarget implements GdbTarget {
   }
 
   /**
-   * The trace up to here: in a replay, the recorded run's trace (read once, after the first pass:
-   * re-executing a stretch adds its hits to the buffer again), its lines up to the current virtual
-   * time of their CPU (to the µs the lines show); in a live run, the buffer as it is.
+   * The trace up to here: in a replay, the recorded run's trace (read before anything re-executed a
+   * stretch, which adds its hits to the buffer again) up to the current virtual time; in a live run,
+   * the buffer as it is.
    */
   private traceSoFar(): string {
-    const fs = this.traced.fs;
-    if (this.recordedTrace === undefined) return fs.read('trace');
+    if (this.recordedTrace === undefined) return this.traced.fs.read('trace');
     const m = this.traced.session.machine;
-    return this.recordedTrace
-      .split('\n')
-      .filter((line) => {
-        const t = /\[(\d{3})\]\s+\S+\s+(\d+)\.(\d{6}):/.exec(line);
-        if (!t) return line !== '';
-        const cpu = Number(t[1]);
-        const us = Number(t[2]) * 1e6 + Number(t[3]);
-        return cpu < m.cpus.length && us * 1000 <= m.clock(cpu);
-      })
-      .map((line) => `${line}\n`)
-      .join('');
-  }
-
-  private describe(): string {
-    const s = this.traced.session;
-    const m = s.machine;
-    const here: TimelinePoint = this.travel.here;
-    const lines = [
-      `virtual time: ${m.cpus.map((_, c) => `cpu${c} ${m.clock(c)} ns`).join(', ')}`,
-      `log: after event ${s.position - 1} of ${this.log.length - 1}${here === 'end' ? ' (the end of the run)' : ''}`,
-      `instructions retired: ${m.cpus.map((c) => c.retired).reduce((a, b) => a + b, 0)}`,
-      'tasks:',
-      ...[...m.sched.tasks.values()].map(
-        (t) =>
-          `  ${t.pid} ${escapeControls(t.comm)} ${t.state}${m.sched.current.indexOf(t) >= 0 ? ` on cpu${m.sched.current.indexOf(t)}` : ''}`,
-      ),
-    ];
-    return `${lines.join('\n')}\n`;
+    return traceUpTo(this.recordedTrace, m.cpus.length, (cpu) => m.clock(cpu));
   }
 
   private seekEvent(arg: string | undefined): string {
@@ -482,10 +431,14 @@ export class ReplayTarget implements GdbTarget {
     if (arg === undefined || !/^\d+$/.test(arg) || n >= this.log.length) {
       throw new TargetRefusal(22, `monitor event N: N from 0 to ${this.log.length - 1}`);
     }
-    this.stop =
-      this.travel.toEvent(n) === 'end'
-        ? this.endStop()
-        : { kind: 'stopped', thread: (this.travel.here as TimelinePosition).cpu + 1 };
+    let at: TimelinePoint;
+    try {
+      at = this.travel.toEvent(n);
+    } catch (error) {
+      if (!(error instanceof HistoryOutOfReach)) throw error;
+      throw new TargetRefusal(1, `event ${n} is out of reach (before the probe definitions, in no snapshot)`);
+    }
+    this.stop = at === 'end' ? this.endStop() : { kind: 'stopped', thread: at.cpu + 1 };
     return `at the first instruction after event ${n}: ${this.log[n].type}\n`;
   }
 }
