@@ -240,7 +240,7 @@ export class ReplayTarget implements GdbTarget {
     if (verb === 'info') return describeMachine(this.traced.session, this.log.length, this.travel.here === 'end');
     if (verb === 'event') return this.seekEvent(args[0]);
     if (verb === 'lsmod') return lsmod(this.traced.session.machine.modules.list());
-    if (verb === 'kprobes') return this.traced.kprobes.debugfs.list() || 'no kprobes registered\n';
+    if (verb === 'kprobes') return escapeControls(this.traced.kprobes.debugfs.list()) || 'no kprobes registered\n';
     if (verb === 'trace') return escapeControls(this.traceSoFar());
     if (verb === 'help' || verb === '') return MONITOR_HELP;
     throw new TargetRefusal(22, `unknown monitor command '${escapeControls(verb)}' (monitor help lists them)`);
