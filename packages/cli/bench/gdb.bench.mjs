@@ -7,7 +7,7 @@
 // reverse step and a seek. Needs a build (`tsc -b`): it imports ../dist.
 // Options: --iterations N (spin's argument; default 8000000, about 10⁸ instructions).
 import { performance } from 'node:perf_hooks';
-import { ReplayTarget } from '../dist/gdb/replay/replay-target.js';
+import { MachineTarget } from '../dist/gdb/replay/machine-target.js';
 import { GDB_MAX_SNAPSHOTS, GDB_SNAPSHOT_EVERY_NS } from '../dist/gdb/replay-gdb.js';
 import { createTracedSession, readKernelImage, replayTracedSession } from '../dist/tracing/traced-session.js';
 
@@ -39,7 +39,7 @@ const [replayMs, traced] = await time(() => {
   return t;
 });
 const s = traced.session;
-const [startMs, gdb] = await time(() => new ReplayTarget(traced, log.entries));
+const [startMs, gdb] = await time(() => new MachineTarget(traced, log.entries));
 const total = s
   .snapshotList()
   .at(-1)

@@ -255,7 +255,9 @@ describe.skipIf(skipGdb)('int3 replay --gdb, on a run recorded with probes', () 
     expect(bytes).toMatch(new RegExp(`<do_sys_open>:\\s+${own.join('\\s+')}\n`));
     expect(bytes).toMatch(/ffffffff81001c80\s+k\s+do_sys_open\+0x0/);
     // Event 1 (the probe definition) is before the history's start: said, and nothing moves.
-    expect(section(r.gdb, 'reach')).toBe('int3: event 1 is out of reach (before the probe definitions, in no snapshot)\n');
+    expect(section(r.gdb, 'reach')).toBe(
+      'int3: event 1 is out of reach (before the probe definitions, in no snapshot)\n',
+    );
     expect(section(r.gdb, 'back')).toMatch(/rip\s+0xffffffff81001c80\s/);
     expect(section(r.gdb, 'begin')).toContain('No more reverse-execution history.');
     expect(section(r.gdb, 'begin')).toMatch(/=> 0x4010ac:/);

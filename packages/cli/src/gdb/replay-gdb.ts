@@ -6,7 +6,7 @@ import { gdbCommandLine } from './gdb-command.js';
 import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
 import { GdbListenError, serveGdb } from './gdb-server.js';
 import { gdbRunState } from './live/gdb-inputs.js';
-import { ReplayTarget } from './replay/replay-target.js';
+import { MachineTarget } from './replay/machine-target.js';
 import { HistoryOutOfReach } from './replay/time-travel.js';
 
 /**
@@ -77,7 +77,7 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
     maxSnapshots: GDB_MAX_SNAPSHOTS,
   });
   const s = traced.session;
-  let target: ReplayTarget;
+  let target: MachineTarget;
   try {
     s.expectLog(c.valid.entries);
     let begin: SessionSnapshot | undefined;
@@ -88,7 +88,7 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
       else s.apply(entry);
       s.verifyReplayed(c.logPath);
     }
-    target = new ReplayTarget(traced, c.valid.entries, undefined, begin);
+    target = new MachineTarget(traced, c.valid.entries, undefined, begin);
   } catch (error) {
     if (error instanceof KernelError) throw new CliError('usage', `cannot replay ${error.message}`, 'replay');
     if (error instanceof HistoryOutOfReach) {

@@ -6,7 +6,7 @@ import type { TracedSession } from '../../tracing/traced-session.js';
 import { gdbCommandLine } from '../gdb-command.js';
 import { isLoopback } from '../gdb-listen-address.js';
 import { GdbListenError, serveGdb } from '../gdb-server.js';
-import { ReplayTarget } from '../replay/replay-target.js';
+import { MachineTarget } from '../replay/machine-target.js';
 import { gdbAddressOption } from '../replay-gdb.js';
 import { GDB_INPUT_SCHEMAS, GDB_RUN, GDB_WRITE, gdbRunHandler, gdbRunState, gdbWriteHandler } from './gdb-inputs.js';
 
@@ -47,7 +47,7 @@ export async function traceGdb(
   const first = s.spawned.length;
   for (const argv of workloads) s.apply({ type: 'input:spawn', argv: [...argv] });
   const pids = s.spawned.slice(first).map((task) => task.pid);
-  const target = new ReplayTarget(t, s.log(), { pids, afterResume: options.onStop });
+  const target = new MachineTarget(t, s.log(), { pids, afterResume: options.onStop });
   if (!isLoopback(address.host)) {
     options.writeErr(
       `int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can change the run\n`,

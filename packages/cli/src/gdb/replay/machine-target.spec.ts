@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createTracedSession, readKernelImage, replayTracedSession } from '../../tracing/traced-session.js';
 import { amd64RegisterNumber } from '../protocol/amd64-registers.js';
 import { BreakpointType, TargetRefusal } from '../protocol/gdb-target.js';
-import { ReplayTarget } from './replay-target.js';
+import { MachineTarget } from './machine-target.js';
 
 const image = readKernelImage(undefined, 'replay');
 const RIP = amd64RegisterNumber('rip');
 
-/** A recorded run of `argvs`, replayed whole with snapshots every `everyNs`, under a ReplayTarget. */
-function target(argvs: string[][], everyNs: number): ReplayTarget {
+/** A recorded run of `argvs`, replayed whole with snapshots every `everyNs`, under a MachineTarget. */
+function target(argvs: string[][], everyNs: number): MachineTarget {
   const rec = createTracedSession(image, 2, { recordEvents: true });
   rec.session.runWorkloads(argvs);
   rec.session.end();
@@ -16,13 +16,13 @@ function target(argvs: string[][], everyNs: number): ReplayTarget {
   const traced = replayTracedSession(log, 'run.int3log', image, -1, { snapshotEveryNs: everyNs });
   const entries = rec.session.log();
   for (const e of entries) if (e.type.startsWith('input:')) traced.session.apply(e);
-  return new ReplayTarget(traced, entries);
+  return new MachineTarget(traced, entries);
 }
 
-const step = (t: ReplayTarget, thread: number, direction: 'forward' | 'reverse') =>
+const step = (t: MachineTarget, thread: number, direction: 'forward' | 'reverse') =>
   t.resume({ action: 'step', direction, thread });
 
-describe(ReplayTarget, () => {
+describe(MachineTarget, () => {
   it('should start before the first instruction of the workload, with no history before it', async () => {
     const t = target([['cat', '/etc/motd']], 100_000);
     const start = t.stopEvent();

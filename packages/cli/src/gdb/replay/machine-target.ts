@@ -50,12 +50,18 @@ export interface LiveRun {
 }
 
 /**
- * A recorded run under gdb: every instruction boundary of it is reachable forwards and backwards
- * ({@link TimeTravel}); registers and memory are read-only; breakpoints and write watchpoints are
- * checked at every instruction as the run is re-executed, so guest memory and virtual time never
- * change. Memory reads show the original bytes under armed kprobes (`__recover_probed_insn`).
+ * A machine under gdb, a recorded run's or a live one's: every instruction boundary of its history is
+ * reachable forwards and backwards ({@link TimeTravel}); breakpoints and watchpoints are checked at
+ * every instruction as the run is (re-)executed, so guest memory and virtual time never change. A
+ * replay's registers and memory are read-only; a live run journals gdb's resumes and writes as inputs
+ * at the end of its history ({@link LiveRun}). Memory reads show the original bytes under armed
+ * kprobes (`__recover_probed_insn`).
+ *
+ * @example
+ * const target = new MachineTarget(traced, traced.session.log()); // a replayed session
+ * await serveGdb({ address: { host: '127.0.0.1', port: 1234 }, target, listening: () => {} });
  */
-export class ReplayTarget implements GdbTarget {
+export class MachineTarget implements GdbTarget {
   readonly threads: number;
   private readonly travel: TimeTravel;
   private readonly breakpoints = new Set<bigint>();
