@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../src/temp-dir.fixture.js';
 import { gdbSession, section, skipGdb } from './gdb-session.js';
-import { int3, ok, REPO_ROOT } from './int3.js';
+import { int3, ok, REPO_ROOT, startInt3 } from './int3.js';
 
 const dir = tempDir('int3-gdb-');
 const log = join(dir, 'cat.int3log');
@@ -325,6 +325,19 @@ describe.skipIf(skipGdb)('int3 record --gdb, a live run under gdb', () => {
 });
 
 describe('int3 replay --gdb, mistakes', () => {
+  it('should end on Ctrl-C in its own terminal, in one line, exit 130', async () => {
+    const stub = startInt3(['replay', log, '--gdb', '0']);
+    while (!/gdb stub on/.test(stub.stderr) && stub.child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 20));
+    stub.child.kill('SIGINT');
+    const r = await stub.done;
+    expect(r.status).toBe(130);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('int3: interrupted'))).toEqual([
+      'int3: interrupted (Ctrl-C) while serving gdb',
+    ]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('should say so in one line when the port is in use', async () => {
     const { createServer } = await import('node:net');
     const server = createServer();

@@ -117,8 +117,8 @@ export function registerReplayCommand(program: Command): void {
             'replay',
           );
         }
-        const writeErr = environmentOf(cmd).writeErr;
-        await replayGdb({ log, logPath, valid, image, imagePath: options.image, writeErr }, options.gdb);
+        const { writeErr, interrupt } = environmentOf(cmd);
+        await replayGdb({ log, logPath, valid, image, imagePath: options.image, writeErr, interrupt }, options.gdb);
         return;
       }
       if (options.at !== undefined) {

@@ -9,7 +9,12 @@ export interface ServeGdbOptions {
   readonly target: GdbTarget;
   /** Called once the server listens, with the port (the one chosen for port 0). */
   readonly listening: (port: number) => void;
+  /** A stop signal to the stub itself (Ctrl-C in its terminal) ends the session: looked at every 100 ms. */
+  readonly interrupt?: { readonly requested: boolean };
 }
+
+/** How long between two looks at {@link ServeGdbOptions.interrupt}. */
+const INTERRUPT_POLL_MS = 100;
 
 /** Why serving could not start: the address is in use, not local, … (a user's mistake). */
 export class GdbListenError extends Error {}
@@ -17,11 +22,19 @@ export class GdbListenError extends Error {}
 /**
  * Listens for gdb on `address` and serves one gdb at a time with a {@link GdbStub} over `target`,
  * until a gdb detaches (`D`) or kills (`k`); a connection that drops without either lets the next
- * gdb connect. Resolves with how the session ended.
+ * gdb connect. Resolves with how the session ended (`interrupted`: a stop signal to the stub).
  */
-export function serveGdb(options: ServeGdbOptions): Promise<StubEnd> {
-  return new Promise<StubEnd>((resolve, reject) => {
+export function serveGdb(options: ServeGdbOptions): Promise<StubEnd | 'interrupted'> {
+  return new Promise<StubEnd | 'interrupted'>((resolve, reject) => {
     let busy: Socket | undefined;
+    const poll = setInterval(() => {
+      if (!options.interrupt?.requested) return;
+      clearInterval(poll);
+      busy?.destroy();
+      server.close();
+      resolve('interrupted');
+    }, INTERRUPT_POLL_MS);
+
     const server = createServer((socket) => {
       if (busy) {
         socket.end();
@@ -48,7 +61,10 @@ export function serveGdb(options: ServeGdbOptions): Promise<StubEnd> {
         if (busy === socket) busy = undefined;
       });
     });
+    // Every way the session ends closes the server; a listen that failed never opened it.
+    server.on('close', () => clearInterval(poll));
     server.on('error', (error: NodeJS.ErrnoException) => {
+      clearInterval(poll);
       const why =
         error.code === 'EADDRINUSE'
           ? 'the address is in use'

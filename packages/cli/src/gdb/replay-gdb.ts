@@ -1,6 +1,7 @@
 import { KernelError, type LogEntry, type Session, type SessionSnapshot, type ValidLog } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
 import { escapeControls } from '../runtime/escape-controls.js';
+import { type Interrupt, interruptedBy } from '../runtime/interrupt.js';
 import { type KernelImageFile, replayTracedSession } from '../tracing/traced-session.js';
 import { gdbCommandLine } from './gdb-command.js';
 import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
@@ -49,6 +50,7 @@ export interface ReplayGdbContext {
   /** The path of the image as the user names it (for the printed gdb command). */
   readonly imagePath: string | undefined;
   readonly writeErr: (text: string) => void;
+  readonly interrupt: Interrupt;
 }
 
 /** Parses `--gdb`'s value, or a usage error naming it. */
@@ -99,10 +101,12 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
   if (!isLoopback(address.host)) {
     c.writeErr(`int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can read the run\n`);
   }
+  let how: Awaited<ReturnType<typeof serveGdb>>;
   try {
-    await serveGdb({
+    how = await serveGdb({
       address,
       target,
+      interrupt: c.interrupt,
       listening: (port) =>
         c.writeErr(
           `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction; connect with:\n  ${gdbCommandLine(c.imagePath, address.host, port)}\n`,
@@ -113,4 +117,5 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
     if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
     throw error;
   }
+  if (how === 'interrupted' && c.interrupt.signal) throw interruptedBy(c.interrupt.signal, 'while serving gdb');
 }

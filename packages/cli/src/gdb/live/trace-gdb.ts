@@ -58,6 +58,7 @@ export async function traceGdb(
     how = await serveGdb({
       address,
       target,
+      interrupt: options.interrupt,
       listening: (port) =>
         options.writeErr(
           `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction of ${workloads[0]?.[0] ?? 'the run'}; connect with:\n  ${gdbCommandLine(options.imagePath, address.host, port)}\n`,
@@ -70,6 +71,9 @@ export async function traceGdb(
   }
   // Back to the end of the history if gdb left the machine in the past (a log ends there).
   if (s.position !== s.log().length) s.seek(s.log().length - 1);
+  if (how === 'interrupted' && options.interrupt.signal) {
+    return { reason: 'interrupted', at: s.machine.clock(0), signal: options.interrupt.signal };
+  }
   if (how === 'kill') return undefined;
   // Detached: on to the end of the run.
   const state = gdbRunState(s.machine);
