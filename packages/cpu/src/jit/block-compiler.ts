@@ -10,7 +10,7 @@ import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
 import { JitRegion, PageJit, type RegionFunction } from './jit-region.js';
-import { planRegion, type RegionLimits } from './region-plan.js';
+import { planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
 import { RegionEmitter } from './region-source.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
@@ -150,7 +150,8 @@ export class BlockCompiler {
       return;
     }
     const t0 = now();
-    const plan = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable, this.limits);
+    const found = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable, this.limits);
+    const plan = found !== null && worthCompiling(found, pageLo, pageHi) ? found : null;
     if (plan === null) {
       this.stats.refused++;
       this.keep(
@@ -221,6 +222,27 @@ export class BlockCompiler {
       this.ring[k] = null;
     }
   }
+}
+
+/** Instructions below which a region that never branches inside itself is left to the interpreter. */
+const MIN_REGION_INSNS = 4;
+
+/**
+ * Whether a region pays for its entry and exit (registers loaded and written back, the run loop's
+ * lookup): a few straight-line instructions that leave at once (a `jmp` to a probe's detour, the
+ * code between two gates) run faster interpreted.
+ */
+function worthCompiling(plan: RegionPlan, pageLo: number, pageHi: number): boolean {
+  let total = 0;
+  for (const b of plan.blocks) total += b.insns.length;
+  if (total >= MIN_REGION_INSNS) return true;
+  // A short loop is worth it: it stays inside.
+  for (const b of plan.blocks) {
+    const last = b.insns[b.insns.length - 1];
+    const branch = last.op === 39 /* Op.Jcc */ || last.op === 37; /* Op.Jmp */
+    if (branch && last.th === pageHi && (last.tl & -4096) === pageLo && plan.index.has(last.tl & 0xfff)) return true;
+  }
+  return false;
 }
 
 function now(): number {
