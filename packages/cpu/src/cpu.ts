@@ -153,12 +153,16 @@ export class Cpu extends CpuTraps {
         if (this.fTagLo[t] === (lo & -4096) && this.fTagHi[t] === this.ripHi) {
           const page = this.fPage[t];
           if (page.code !== null) {
-            const pj = (page.jit as PageJit | null) ?? jit.pageJit(page);
+            const pj = page.jit as PageJit | null;
             const off = lo & 0xfff;
-            let region = pj.entries[off];
-            if (region === null && ++pj.heat[off] >= jit.threshold) {
-              jit.compile(page, pj, lo & -4096, this.ripHi, off);
-              region = pj.entries[off];
+            let region = pj === null ? null : pj.entries[off];
+            // How often a head was reached lives in one small table per CPU (collisions only move
+            // a compile earlier): a page gets its table of regions only once something is compiled.
+            if (region === null && ++jit.heat[(lo ^ (lo >>> 12) ^ this.ripHi) & 4095] >= jit.threshold) {
+              jit.heat[(lo ^ (lo >>> 12) ^ this.ripHi) & 4095] = 0;
+              const table = pj ?? jit.pageJit(page);
+              jit.compile(page, table, lo & -4096, this.ripHi, off);
+              region = table.entries[off];
             }
             // `left + 1` instructions fit both budgets (see below): the region gets that much.
             if (region !== null && region.n <= left + 1) {

@@ -81,6 +81,25 @@ function executeFlags(cpu: FaultingCpu, i: Insn): boolean {
   }
 }
 
+/** A region's factory (what `new Function` made of its source): called once per region compiled from it. */
+type RegionFactory = (
+  b: JitRegion,
+  i: unknown,
+  t: Int32Array,
+  p: Uint8Array,
+  io: typeof imulOverflow,
+  x: typeof EXECUTORS,
+  f: typeof FAULT_BOX,
+  rd: typeof readSlow,
+  wr: typeof writeSlow,
+  xe: typeof execute,
+  xf: typeof executeFlags,
+) => RegionFunction;
+
+/** Factories by source, least recently used first (shared by all CPUs: the source says everything). */
+const FACTORIES = new Map<string, RegionFactory>();
+const MAX_FACTORIES = 2048;
+
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
 const KILL_LIMIT = 64;
 
@@ -88,7 +107,7 @@ const KILL_LIMIT = 64;
 export interface BlockCompilerOptions {
   /** Most compiled regions kept (the oldest is dropped first); default 4096. */
   readonly maxRegions?: number;
-  /** Times a block head is reached before it is compiled; default 16. */
+  /** Times a block head is reached before it is compiled; default 64 (short-lived code, such as a forked child's, is not worth compiling). */
   readonly threshold?: number;
   /** Most basic blocks in one region; default 8. */
   readonly maxBlocks?: number;
@@ -100,6 +119,8 @@ export interface BlockCompilerOptions {
 export interface JitStats {
   /** Regions compiled. */
   compiled: number;
+  /** Of those, regions whose source was new (the others reused a factory: same code, same address). */
+  generated: number;
   /** Heads found not compilable (the first instruction is one the compiler does not take). */
   refused: number;
   /** Host milliseconds spent generating and compiling regions. */
@@ -120,13 +141,24 @@ export interface JitStats {
  */
 export class BlockCompiler {
   readonly threshold: number;
+  /** Times each block head (hashed by address) was reached without a region. */
+  // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
+  readonly heat: Uint8Array = new Uint8Array(4096);
   private readonly limits: RegionLimits;
   private readonly ring: (JitRegion | null)[];
   private pos = 0;
-  readonly stats: JitStats = { compiled: 0, refused: 0, compileMs: 0, entries: 0, retired: 0, evicted: 0 };
+  readonly stats: JitStats = {
+    compiled: 0,
+    generated: 0,
+    refused: 0,
+    compileMs: 0,
+    entries: 0,
+    retired: 0,
+    evicted: 0,
+  };
 
   constructor(options: BlockCompilerOptions = {}) {
-    this.threshold = Math.max(1, Math.min(255, options.threshold ?? 16));
+    this.threshold = Math.max(1, Math.min(255, options.threshold ?? 64));
     this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 8), maxInsns: Math.max(1, options.maxInsns ?? 128) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
   }
@@ -145,10 +177,7 @@ export class BlockCompiler {
   compile(page: Page, pj: PageJit, pageLo: number, pageHi: number, offset: number): void {
     const code = page.code;
     const first = code?.[offset] ?? null;
-    if (code === null || first === null) {
-      pj.heat[offset] = 0;
-      return;
-    }
+    if (code === null || first === null) return;
     const t0 = now();
     const found = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable, this.limits);
     const plan = found !== null && worthCompiling(found, pageLo, pageHi) ? found : null;
@@ -164,19 +193,15 @@ export class BlockCompiler {
     for (const b of plan.blocks) ranges.push(b.start, b.next);
     const region = new JitRegion(pj, offset, plan.blocks[0].insns.length, NOT_COMPILABLE, Int32Array.from(ranges));
     const src = new RegionEmitter(plan, pageLo, pageHi).generate();
-    const factory = new Function('B', 'I', 'T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', src.body) as (
-      b: JitRegion,
-      i: unknown,
-      t: Int32Array,
-      p: Uint8Array,
-      io: typeof imulOverflow,
-      x: typeof EXECUTORS,
-      f: typeof FAULT_BOX,
-      rd: typeof readSlow,
-      wr: typeof writeSlow,
-      xe: typeof execute,
-      xf: typeof executeFlags,
-    ) => RegionFunction;
+    // The same code at the same address (a forked process's copy of a page, a page mapped again)
+    // gives the same source: its factory is reused, and with it what V8 compiled and learnt.
+    let factory = FACTORIES.get(src.body);
+    if (factory === undefined) {
+      factory = new Function('B', 'I', 'T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', src.body) as RegionFactory;
+      if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
+      this.stats.generated++;
+    } else FACTORIES.delete(src.body);
+    FACTORIES.set(src.body, factory);
     region.fn = factory(
       region,
       src.insns,

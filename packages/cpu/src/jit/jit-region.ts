@@ -40,13 +40,11 @@ export class JitRegion {
 const SLOTS = 4096;
 
 /**
- * The compiled code of one page: regions by entry offset, how often each offset was reached as a
- * block head (to find hot code), and every write to the page kills the regions it overlaps.
+ * The compiled code of one page: regions by entry offset; every write to the page kills the regions
+ * it overlaps.
  */
 export class PageJit implements CompiledCodeObserver {
   readonly entries: (JitRegion | null)[] = new Array<JitRegion | null>(SLOTS).fill(null);
-  // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
-  readonly heat: Uint8Array = new Uint8Array(SLOTS);
   private readonly regions: JitRegion[] = [];
   /** Regions killed by writes so far: a page rewritten over and over stops being compiled. */
   kills = 0;
@@ -62,10 +60,7 @@ export class PageJit implements CompiledCodeObserver {
   kill(region: JitRegion): void {
     if (region.dead) return;
     region.dead = true;
-    if (this.entries[region.entry] === region) {
-      this.entries[region.entry] = null;
-      this.heat[region.entry] = 0;
-    }
+    if (this.entries[region.entry] === region) this.entries[region.entry] = null;
     const k = this.regions.indexOf(region);
     if (k >= 0) this.regions.splice(k, 1);
   }
