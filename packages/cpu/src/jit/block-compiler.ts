@@ -96,8 +96,22 @@ type RegionFactory = (
   xf: typeof executeFlags,
 ) => RegionFunction;
 
-/** Factories by source, least recently used first (shared by all CPUs: the source says everything). */
-const FACTORIES = new Map<string, RegionFactory>();
+/**
+ * Factories by {@link regionKey}, least recently used first (shared by all CPUs: the key says
+ * everything the source depends on), with the address table their code reads.
+ */
+const FACTORIES = new Map<string, { factory: RegionFactory; table: Int32Array }>();
+
+/** What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs. */
+function regionKey(plan: RegionPlan, data: Uint8Array, pageLo: number, pageHi: number): string {
+  let key = `${pageHi}:${pageLo}`;
+  for (const b of plan.blocks) {
+    key += `|${b.start}-${b.next}:`;
+    for (const i of b.insns) key += i.cost;
+    for (let o = b.start; o < b.next; o++) key += String.fromCharCode(data[o]);
+  }
+  return key;
+}
 const MAX_FACTORIES = 2048;
 
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
@@ -192,20 +206,39 @@ export class BlockCompiler {
     const ranges: number[] = [];
     for (const b of plan.blocks) ranges.push(b.start, b.next);
     const region = new JitRegion(pj, offset, plan.blocks[0].insns.length, NOT_COMPILABLE, Int32Array.from(ranges));
-    const src = new RegionEmitter(plan, pageLo, pageHi).generate();
-    // The same code at the same address (a forked process's copy of a page, a page mapped again)
-    // gives the same source: its factory is reused, and with it what V8 compiled and learnt.
-    let factory = FACTORIES.get(src.body);
-    if (factory === undefined) {
-      factory = new Function('B', 'I', 'T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', src.body) as RegionFactory;
+    // The same instructions at the same address (a forked child's copy of a page, a new machine's
+    // kernel text) give the same source: its factory is reused, and with it what V8 compiled and
+    // learnt; the key (address, block bounds, bytes, costs) is cheaper to build than the source.
+    const key = regionKey(plan, page.data, pageLo, pageHi);
+    let cached = FACTORIES.get(key);
+    if (cached === undefined) {
+      const src = new RegionEmitter(plan, pageLo, pageHi).generate();
+      const factory = new Function(
+        'B',
+        'I',
+        'T',
+        'P',
+        'IO',
+        'X',
+        'F',
+        'RD',
+        'WR',
+        'XE',
+        'XF',
+        src.body,
+      ) as RegionFactory;
+      cached = { factory, table: src.table };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;
-    } else FACTORIES.delete(src.body);
-    FACTORIES.set(src.body, factory);
-    region.fn = factory(
+    } else FACTORIES.delete(key);
+    FACTORIES.set(key, cached);
+    // The generated code numbers the instructions block by block, in plan order.
+    const insns: Insn[] = [];
+    for (const b of plan.blocks) for (const i of b.insns) insns.push(i);
+    region.fn = cached.factory(
       region,
-      src.insns,
-      src.table,
+      insns,
+      cached.table,
       PARITY,
       imulOverflow,
       EXECUTORS,
