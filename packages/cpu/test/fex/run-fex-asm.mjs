@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs FEX-Emu's unittests/ASM integer tests on this CPU and counts what passes.
 //
-//   node packages/cpu/test/fex/run-fex-asm.mjs <FEX checkout> [--verbose] [--only SUBSTRING]
+//   node packages/cpu/test/fex/run-fex-asm.mjs <FEX checkout> [--verbose] [--only SUBSTRING] [--jit off|THRESHOLD]
 //
 // FEX-Emu (MIT) keeps NASM snippets whose header (`%ifdef CONFIG { … } %endif`) gives the registers
 // expected at the end. This script is not part of `npm test` (it needs a FEX checkout and nasm): it
@@ -21,13 +21,16 @@ import { CpuidFeature, Decoder, DecoderOptions, FastFormatter, Register } from '
 import { AddressSpace, Cpu, PageFlags, Reg } from '../../dist/index.js';
 
 const args = process.argv.slice(2);
-const root = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--only');
+const root = args.find((a) => !a.startsWith('--') && !['--only', '--jit'].includes(args[args.indexOf(a) - 1]));
 if (!root) {
   console.error('usage: run-fex-asm.mjs <FEX checkout> [--verbose] [--only SUBSTRING]');
   process.exit(2);
 }
 const verbose = args.includes('--verbose');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+// The block compiler: the CPU's default, off, or compiling every block head reached THRESHOLD times.
+const jitArg = args.includes('--jit') ? args[args.indexOf('--jit') + 1] : undefined;
+const jit = jitArg === undefined ? undefined : jitArg === 'off' ? false : { threshold: Number(jitArg) };
 const asmDir = join(root, 'unittests/ASM');
 const includes = join(asmDir, 'Includes/');
 
@@ -214,7 +217,7 @@ function run(code, cfg) {
   map(STACK_TOP - 0x10000n, 0x10000);
   map(RETURN_TO, 4096);
   as.write(RETURN_TO, Uint8Array.of(0xf4));
-  const cpu = new Cpu({ addressSpace: as });
+  const cpu = new Cpu({ addressSpace: as, ...(jit === undefined ? {} : { jit }) });
   cpu.rip = CODE;
   // A Linux process starts with IF set (RFLAGS 0x202), as FEX's harness runs it; CR4.FSGSBASE is on.
   // It runs at CPL 3 (a user process: popf keeps IF, iretq to CS 0x33 stays at CPL 3); its final
