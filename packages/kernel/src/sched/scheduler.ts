@@ -31,7 +31,7 @@ export interface SchedulerView {
    * The tasks that changed what the state hash covers of them, joined or left `tasks` since the last
    * call (one reader only: the machine's state hasher).
    */
-  takeChangedTasks(): ReadonlySet<Task>;
+  takeChangedTasks(): ReadonlySet<Task> | 'all';
 }
 
 /** Everything a {@link Scheduler} knows, copied: tasks with every field, in order (for machine snapshots). */
@@ -67,7 +67,22 @@ export class Scheduler implements SchedulerView {
   private sleepers: Task[] = [];
   /** Tasks whose hashed fields changed, or that joined or left {@link tasks}, since the last take. */
   private changed = new Set<Task>();
-  private readonly changes: TaskChanges = { changed: (t) => this.changed.add(t) };
+  /**
+   * Set when {@link changed} outgrew the table (tasks came and went with nobody taking the set: a
+   * long run of forks between checkpoints): the set is dropped, so it holds no exited task, and the
+   * next take answers `'all'`.
+   */
+  private overflowed = false;
+  private readonly changes: TaskChanges = {
+    changed: (t) => {
+      if (this.overflowed) return;
+      this.changed.add(t);
+      if (this.changed.size > 2 * this.tasks.size + 4096) {
+        this.changed = new Set();
+        this.overflowed = true;
+      }
+    },
+  };
 
   constructor(private readonly host: SchedulerHost) {
     const n = host.cpus.length;
@@ -125,9 +140,14 @@ export class Scheduler implements SchedulerView {
    * Returns the tasks that may have changed what the state hash covers of them (state, saved
    * registers, CPU, exit code, address space), joined {@link tasks} or left it, since the last call,
    * and starts a new set. A task leaves the table only after its state changed (to `dead`), so it is
-   * among them; a restore reports every task of the table before and after.
+   * among them; a restore reports every task of the table before and after. `'all'` when more
+   * tasks changed than the set keeps: the caller must then look at every task it knows of.
    */
-  takeChangedTasks(): ReadonlySet<Task> {
+  takeChangedTasks(): ReadonlySet<Task> | 'all' {
+    if (this.overflowed) {
+      this.overflowed = false;
+      return 'all';
+    }
     const taken = this.changed;
     if (taken.size > 0) this.changed = new Set();
     return taken;

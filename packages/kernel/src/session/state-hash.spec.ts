@@ -174,6 +174,22 @@ describe(stateHasher, () => {
     expect(stateHash(s.machine)).toBe(documentedHash(s.machine));
   });
 
+  it("should rehash every task it knows of when the scheduler answers 'all' (its list overflowed)", () => {
+    const m = Machine.boot({ image: readSampleImage(), cpus: 2, programs: sampleProgram });
+    const tasks = [m.spawn(['hello']), m.spawn(['fork', '3']), m.spawn(['spin', '100000'])];
+    expect(stateHash(m)).toBe(documentedHash(m));
+    m.run({ until: () => tasks[0].exited && tasks[1].exited });
+    // What the scheduler answers after a long run of tasks coming and going between two hashes.
+    const sched = m.sched as { takeChangedTasks(): ReadonlySet<unknown> | 'all' };
+    const take = sched.takeChangedTasks.bind(sched);
+    sched.takeChangedTasks = () => {
+      take();
+      return 'all';
+    };
+    expect(stateHash(m)).toBe(documentedHash(m));
+    expect(stateHasher(m).lastStats.tasksHashed).toBe(m.sched.tasks.size);
+  });
+
   it('should rehash only the tasks that ran: a run of one task among many hashes that task', () => {
     const { s } = pagesAtSpawn(40);
     s.apply({ type: 'input:run', pids: [s.spawned[0].pid] });

@@ -305,8 +305,13 @@ export class StateHasher {
     const first = epoch === 1;
     const shared = this.shared !== sharedPageWrites.value;
     this.shared = sharedPageWrites.value;
-    const dirty = new Set<Task>(m.sched.takeChangedTasks());
-    if (first) for (const t of m.sched.tasks.values()) dirty.add(t);
+    const changed = m.sched.takeChangedTasks();
+    const dirty = new Set<Task>(changed === 'all' ? [] : changed);
+    if (first || changed === 'all') {
+      // Every task of the table, and every task hashed before (those gone leave the tree).
+      for (const t of m.sched.tasks.values()) dirty.add(t);
+      for (const t of this.tasks.keys()) dirty.add(t);
+    }
     /** A space's digests, brought up to date once per call; true when they changed. */
     const refresh = (d: SpaceDigest): boolean => {
       if (d.epoch === epoch) return false;
