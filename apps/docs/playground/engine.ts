@@ -54,6 +54,13 @@ function retired(t: TracedSession): number {
   return n;
 }
 
+/** Instructions the CPUs retired in compiled code (the block compiler runs in the worker as in Node). */
+function compiled(t: TracedSession): number {
+  let n = 0;
+  for (const cpu of t.session.machine.cpus) n += cpu.jit?.stats.retired ?? 0;
+  return n;
+}
+
 /** One machine and its `int3 tracefs` shell, driven by the page's requests. */
 export class PlaygroundEngine {
   private traced: TracedSession | undefined;
@@ -114,6 +121,7 @@ export class PlaygroundEngine {
           failed: shell.failed,
           budgetExceeded,
           instructions: retired(traced),
+          compiled: compiled(traced),
         };
       }
     }

@@ -68,6 +68,8 @@ export type PlaygroundReply =
       readonly budgetExceeded: boolean;
       /** Guest instructions retired by all CPUs so far. */
       readonly instructions: number;
+      /** Of those, the instructions retired in code the block compiler made (0 when it is off). */
+      readonly compiled: number;
     }
   | { readonly type: 'log'; readonly id: number; readonly text: string }
   | { readonly type: 'hit'; readonly id: number; readonly view?: HitView }

@@ -27,6 +27,7 @@ function fakeClient(
         failed,
         budgetExceeded: false,
         instructions: 42,
+        compiled: 40,
       };
     },
   };
@@ -56,6 +57,7 @@ describe(runState, () => {
     expect(result.console).toBe('Welcome\n');
     expect(result.shell).toBe('tracefs# ls\n');
     expect(result.instructions).toBe(42);
+    expect(result.compiled).toBe(40);
     expect(result.modules).toEqual(['modules/hello.ko']);
   });
 

@@ -19,6 +19,8 @@ export interface RunResult {
   /** True when the instruction budget stopped a workload. */
   budgetExceeded: boolean;
   instructions: number;
+  /** Of those, the instructions retired in compiled code. */
+  compiled: number;
   /** The seed modules the machine's `insmod` takes, by path. */
   modules: readonly string[];
 }
@@ -45,6 +47,7 @@ export async function runState(client: PlaygroundRequester, state: PlaygroundSta
     shell: '',
     budgetExceeded: false,
     instructions: 0,
+    compiled: 0,
     modules: [],
   };
   const booted = await client.request({ type: 'boot', cpus: state.cpus });
@@ -58,6 +61,7 @@ export async function runState(client: PlaygroundRequester, state: PlaygroundSta
     if (reply.type === 'error') throw new Error(reply.message);
     if (reply.type !== 'done') throw new Error(`int3: unexpected reply ${reply.type}`);
     result.instructions = reply.instructions;
+    result.compiled = reply.compiled;
     result.budgetExceeded ||= reply.budgetExceeded;
     return reply;
   };

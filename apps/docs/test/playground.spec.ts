@@ -112,6 +112,20 @@ describe.skipIf(skipBrowser)('the playground, in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('should run the guest through the block compiler in the browser, with the trace the CLI prints', async () => {
+    await runForm(page, { definitions: DEFINITION, workloads: 'cat /etc/motd' });
+    // The status line counts what the worker's CPUs retired in compiled code (new Function in a
+    // module worker); the trace it printed is the CLI's, byte for byte.
+    const status = await textOf(page, 'status');
+    const counts = /([\d,]+) guest instructions, ([\d,]+) of them in compiled code/.exec(status);
+    expect(counts, status).not.toBeNull();
+    const [all, compiled] = [counts![1], counts![2]].map((n) => Number(n.replaceAll(',', '')));
+    expect(compiled).toBeGreaterThan(0);
+    expect(compiled).toBeLessThanOrEqual(all);
+    expect(await textOf(page, 'trace')).toBe(cli('trace', '-e', DEFINITION, '--run', 'cat /etc/motd').stdout);
+    expect(errors).toEqual([]);
+  });
+
   it('should reproduce the run byte for byte from its shared link', async () => {
     const link = await page.locator('[data-testid=link]').getAttribute('href');
     expect(link).toContain('#run=');
