@@ -1,4 +1,5 @@
 import type { AddressSpace } from './address-space.js';
+import type { MemoryWatch } from './cpu-api.js';
 import { CpuFault } from './cpu-fault.js';
 import { CpuState } from './cpu-state.js';
 import { ExceptionVector } from './exception-vector.js';
@@ -52,11 +53,7 @@ export class CpuCore extends CpuState {
    * succeeded. Null, the
    * default, costs nothing: only slow paths look at it. Flush the TLB after setting it.
    */
-  memoryWatch: {
-    readonly pageLo: Int32Array;
-    readonly pageHi: Int32Array;
-    access(lo: number, hi: number, size: number, write: boolean): void;
-  } | null = null;
+  memoryWatch: MemoryWatch | null = null;
   /** High half of the last effective address. */
   eah = 0;
   /** Address of the memory destination read by readDst. */

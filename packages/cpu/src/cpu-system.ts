@@ -1,3 +1,4 @@
+import type { PortIo } from './cpu-api.js';
 import { CpuCore, hi32, lo32, toBig } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
@@ -38,7 +39,7 @@ export class CpuSystem extends CpuCore {
   udInsn: Insn | null = null;
   /** Vector of the int3/int n trap being reported. */
   trapVector = 0;
-  io: { in(port: number, size: number): number; out(port: number, size: number, value: number): void } | undefined;
+  io: PortIo | undefined;
 
   /** Sets CS (and CPL = CS & 3), flushing the TLB when the privilege level changes. */
   setCs(cs: number): void {

@@ -1,4 +1,5 @@
 import type { AddressSpace } from './address-space.js';
+import type { Cpu as CpuApi, PortIo } from './cpu-api.js';
 import { applyContext, type CpuContext, captureContext } from './cpu-context.js';
 import { CpuFault } from './cpu-fault.js';
 import { CpuTraps } from './cpu-traps.js';
@@ -20,7 +21,7 @@ const NO_CODE: (Insn | null)[] = [];
 export interface CpuOptions {
   addressSpace: AddressSpace;
   id?: number;
-  io?: { in(port: number, size: number): number; out(port: number, size: number, value: number): void };
+  io?: PortIo;
   /**
    * The block compiler: true (or its options) compiles hot code to JavaScript, false interprets
    * everything. Default: on, unless the environment says `INT3_JIT=0`.
@@ -44,7 +45,7 @@ function jitFromEnvironment(): boolean {
  * cpu.rip = 0x400000n;
  * const r = cpu.run(1_000_000); // { reason: 'hlt', rip } or an exception as a value
  */
-export class Cpu extends CpuTraps {
+export class Cpu extends CpuTraps implements CpuApi {
   private epoch = -1;
   /**
    * Consulted when the run loop reaches a gate: true when the host handled it in place (an inline
@@ -53,7 +54,7 @@ export class Cpu extends CpuTraps {
    * the gate's decoded instruction, whose `gate` field is the hook's to cache its binding in. It may
    * run guest code on this CPU (a nested run); the loop re-derives what it caches afterwards.
    */
-  gateHook: ((cpu: Cpu, gate: Insn) => boolean) | null = null;
+  gateHook: ((cpu: CpuApi, gate: Insn) => boolean) | null = null;
   /**
    * What every gate exit returns: one frozen object per CPU, so the gate path allocates nothing. Its
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).

@@ -9,7 +9,8 @@ export {
   type GuestCallRun,
   startGuestCall,
 } from './call/call-guest-function.js';
-export { Cpu, type CpuOptions } from './cpu.js';
+export type { CpuOptions } from './cpu.js';
+export { type CompilerView, Cpu, type MemoryWatch, type PortIo } from './cpu-api.js';
 export type { CpuContext } from './cpu-context.js';
 export { hi32, lo32, toBig } from './cpu-core.js';
 export { disassemble } from './disassemble.js';

@@ -62,17 +62,14 @@ export class OptimizedCallback {
       if (kcb.current !== undefined) this.miss(cpu, site);
       else {
         // The handlers see ip = addr + 1; what they do to ip and sp is undone, as Linux documents.
-        const R = c.R;
-        const H = c.H;
-        const spLo = R[Reg.RSP];
-        const spHi = H[Reg.RSP];
+        const spLo = c.regLo(Reg.RSP);
+        const spHi = c.regHi(Reg.RSP);
         c.setRipHalves(gate.ipLo, gate.ipHi);
         kcb.current = site;
         kcb.status = KprobeStatus.HIT_ACTIVE;
         this.runPreHandlers(cpu, site, ctx);
         kcb.reset();
-        R[Reg.RSP] = spLo;
-        H[Reg.RSP] = spHi;
+        c.setRegHalves(Reg.RSP, spLo, spHi);
       }
     }
     c.setRipHalves(gate.resumeLo, gate.resumeHi);

@@ -1,0 +1,138 @@
+import type { Observable } from 'rxjs';
+import type { AddressSpace } from './address-space.js';
+import { Cpu as CpuMachine, type CpuOptions } from './cpu.js';
+import type { CpuContext } from './cpu-context.js';
+import type { Insn } from './insn.js';
+import type { JitStats } from './jit/block-compiler.js';
+import type { RegIndex } from './reg.js';
+import type { RunResult } from './run-result.js';
+import type { TrapEvent } from './trap-event.js';
+
+/**
+ * A debugger's memory watch (gdb's read and access watchpoints): while set, the pages it names (by
+ * their `lo & -4096` and `hi` halves) never enter the CPU's read or write TLB, so every load and store
+ * of them takes the slow path, where `access` sees it (and only it) once the translation succeeded.
+ * Flush the TLB after setting it.
+ */
+export interface MemoryWatch {
+  readonly pageLo: Int32Array;
+  readonly pageHi: Int32Array;
+  access(lo: number, hi: number, size: number, write: boolean): void;
+}
+
+/** An I/O port space (`in`/`out`). */
+export interface PortIo {
+  in(port: number, size: number): number;
+  out(port: number, size: number, value: number): void;
+}
+
+/** What the block compiler of a CPU shows: where its time goes. */
+export interface CompilerView {
+  readonly threshold: number;
+  readonly stats: Readonly<JitStats>;
+}
+
+/**
+ * One x86-64 CPU as host code sees it: the architectural registers (as bigints, or as int32 halves on
+ * hot paths), MSRs, the run and step entry points, the context a snapshot keeps, and the hooks a host
+ * kernel installs. This is all other packages reach: how the CPU keeps its state (int32 register
+ * halves, lazy flags, the TLB, the decode cache, compiled regions) stays inside `@int3/cpu`.
+ * @see Intel SDM Vol. 1 §3 (basic execution environment) and Vol. 3A §2 (system architecture)
+ * @example
+ * const cpu = new Cpu({ addressSpace: as });
+ * cpu.rip = 0x400000n;
+ * const r = cpu.run(1_000_000); // { reason: 'hlt', rip } or an exception as a value
+ */
+export interface Cpu {
+  /** The CPU's number (its APIC id). */
+  readonly id: number;
+  /** The address space it translates through; assigning one is a CR3 write (the TLB is flushed). */
+  addressSpace: AddressSpace;
+
+  rip: bigint;
+  /** RFLAGS with its arithmetic flags evaluated. */
+  rflags: number;
+  cpl: 0 | 3;
+  cs: number;
+  ss: number;
+  fsBase: bigint;
+  gsBase: bigint;
+  kernelGsBase: bigint;
+  cr0: bigint;
+  cr2: bigint;
+  cr3: bigint;
+  cr4: bigint;
+  /**
+   * While true, every instruction executed costs no virtual time, as if it were marked with
+   * markInstrumentation (kprobes sets it while a jprobe handler runs).
+   */
+  instrumentationMode: boolean;
+  /** Every instruction retired. */
+  readonly retired: number;
+  /** Instructions retired minus instrumentation; rdtsc derives from it. */
+  readonly virtualRetired: number;
+
+  /** Reads a GPR as an unsigned 64-bit bigint. */
+  getReg(r: RegIndex): bigint;
+  /** Writes a GPR; the value is taken modulo 2^64. */
+  setReg(r: RegIndex, v: bigint): void;
+  /** Reads the low 32 bits of a GPR, unsigned. */
+  getReg32(r: RegIndex): number;
+  /** The low 32 bits of a GPR, as an int32 (no bigint: for gates and probe handlers). */
+  regLo(r: RegIndex): number;
+  /** The high 32 bits of a GPR, as an int32. */
+  regHi(r: RegIndex): number;
+  /** Writes a GPR from its int32 halves. */
+  setRegHalves(r: RegIndex, lo: number, hi: number): void;
+  /** The low 32 bits of RIP, as an int32. */
+  readonly ripLow: number;
+  /** The high 32 bits of RIP, as an int32. */
+  readonly ripHigh: number;
+  /** Moves RIP to `hi:lo` (int32 halves). */
+  setRipHalves(lo: number, hi: number): void;
+  /** @see Intel SDM Vol. 2B (RDMSR); throws a TypeError for an MSR the CPU does not implement. */
+  readMsr(index: number): bigint;
+  /** @see Intel SDM Vol. 2B (WRMSR); throws a TypeError for an MSR it does not implement or a refused value. */
+  writeMsr(index: number, v: bigint): void;
+
+  /**
+   * Runs until an exit. `budget` counts virtual instructions (instrumentation costs 0); `hardCap`
+   * bounds all executed instructions.
+   */
+  run(budget: number, hardCap?: number): RunResult;
+  /** Executes exactly one instruction. */
+  step(): RunResult;
+  /** Latches an external interrupt, taken at an instruction boundary when IF=1 (after any STI shadow). */
+  raiseInterrupt(vector: number): void;
+  /** The exceptions run() and step() return, as frozen `trap:raised` events (published only when observed). */
+  readonly traps$: Observable<TrapEvent>;
+
+  /** The full register file as plain, deep-copied data. */
+  saveContext(): CpuContext;
+  /** Restores a context produced by saveContext (of this or another CPU). */
+  restoreContext(c: CpuContext): void;
+  /** Drops every cached translation (after page-table changes the CPU cannot see). */
+  flushTlb(): void;
+  /** Drops the cached write translations only (after pages became read-only). */
+  flushWriteTlb(): void;
+
+  /**
+   * Consulted when the run loop reaches a gate: true when the host handled it in place (it moved rip,
+   * and the run goes on without leaving the loop); false, or no hook, and the run exits with reason
+   * `gate`. The hook gets the gate's decoded instruction, whose `gate` field is the hook's to cache its
+   * binding in. It may run guest code on this CPU (a nested run).
+   */
+  gateHook: ((cpu: Cpu, gate: Insn) => boolean) | null;
+  /** A debugger's memory watch, or null (the default, which costs nothing). */
+  memoryWatch: MemoryWatch | null;
+  /** The port space `in`/`out` reach, or none (they raise #GP). */
+  io: PortIo | undefined;
+  /** The block compiler's view, or null when this CPU only interprets. */
+  readonly jit: CompilerView | null;
+}
+
+/**
+ * Makes a CPU: long mode, CPL 0, RIP 0, the block compiler on unless `options.jit` or `INT3_JIT=0`
+ * says otherwise.
+ */
+export const Cpu: new (options: CpuOptions) => Cpu = CpuMachine;
