@@ -25,6 +25,8 @@ export interface CpuContext {
   readonly fmask: bigint;
   readonly tsc: bigint;
   readonly pendingInterrupt: number;
+  /** True right after an `sti` that set IF: the next boundary takes no interrupt (Intel SDM Vol. 2B, STI). */
+  readonly interruptShadow: boolean;
   readonly retired: number;
   readonly virtualRetired: number;
 }
@@ -52,6 +54,7 @@ export function captureContext(cpu: CpuTraps): CpuContext {
     fmask: cpu.fmask,
     tsc: BigInt(cpu.tscOffset),
     pendingInterrupt: cpu.pendingVector,
+    interruptShadow: cpu.shadowAt === cpu.retiredCount,
     retired: cpu.retiredCount,
     virtualRetired: cpu.virtualCount,
   };
@@ -79,6 +82,6 @@ export function applyContext(cpu: CpuTraps, c: CpuContext): void {
   cpu.pendingVector = c.pendingInterrupt;
   cpu.retiredCount = c.retired;
   cpu.virtualCount = c.virtualRetired;
-  cpu.shadowAt = -1;
+  cpu.shadowAt = c.interruptShadow ? c.retired : -1;
   cpu.flushTlb();
 }
