@@ -93,6 +93,18 @@ describe('int3 bpftrace', () => {
     expect(r.status).toBe(2);
   });
 
+  it('should report wrong arguments of --tracer bpftrace as a usage error: one line, exit status 2', () => {
+    // Before, a plain Error: the run failed as a broken plugin would (exit 1, "start(...) threw").
+    const format = int3(['--tracer', 'bpftrace -f xml kprobe:vfs_read{}', 'trace', '--run', 'cat /etc/motd']);
+    expect(format.stderr).toMatch(
+      /^int3: bpftrace: Invalid output format "xml"; usage: bpftrace \[-f text\|json\] 'PROGRAM' .*\n$/,
+    );
+    expect(format.status).toBe(2);
+    const none = int3(['--tracer', 'bpftrace', 'trace', '--run', 'cat /etc/motd']);
+    expect(none.stderr).toMatch(/^int3: bpftrace: no program given; usage: bpftrace /);
+    expect(none.status).toBe(2);
+  });
+
   it('should refuse an unknown probe function: no probes attached, exit 1', () => {
     const r = int3(['bpftrace', '-e', 'kprobe:nosuch { @ = count(); }']);
     expect(r.stderr).toBe(
