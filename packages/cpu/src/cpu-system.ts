@@ -155,11 +155,11 @@ export class CpuSystem extends CpuCore {
           break;
         }
       case 69 /* Op.Cli */:
-        this.privileged();
+        this.ioPrivileged();
         this.flags &= ~0x200;
         break;
       case 70 /* Op.Sti */:
-        this.privileged();
+        this.ioPrivileged();
         if (!(this.flags & 0x200)) this.shadowAt = this.retiredCount + 1;
         this.flags |= 0x200;
         break;
@@ -385,9 +385,18 @@ export class CpuSystem extends CpuCore {
     if (n !== 2) this.flushTlb();
   }
 
-  /** @see Intel SDM Vol. 2A (IN) and Vol. 2B (OUT); with IOPL 0 both are CPL-0 only. */
+  /**
+   * Raises #GP(0) unless CPL <= IOPL: cli/sti (no VME/PVI here: CR4 bits 0 and 1 are never acted on)
+   * and in/out (with no TSS I/O permission bitmap to consult, a port is refused at CPL > IOPL).
+   * @see Intel SDM Vol. 2A (CLI), Vol. 2B (STI), Vol. 1 §19.5.1 (I/O privilege level)
+   */
+  private ioPrivileged(): void {
+    if (this.cplValue > ((this.flags >> 12) & 3)) throw new CpuFault(ExceptionVector.GeneralProtection, 0);
+  }
+
+  /** @see Intel SDM Vol. 2A (IN) and Vol. 2B (OUT) */
   private inOut(i: Insn): void {
-    this.privileged();
+    this.ioPrivileged();
     const p = i.cc === 1 ? this.R[2] & 0xffff : i.il;
     if (i.op === 85 /* Op.In */) {
       const v = this.io ? this.io.in(p, i.size) : -1;
