@@ -98,6 +98,8 @@ switch (command) {
       if (existsSync(config))
         must(tsc, ['-p', config], `typecheck the tests of packages/${dir} (tsc -p tsconfig.test.json)`);
     }
+    // The docs site is built by vite (nothing of it goes through tsc -b): its TypeScript is checked here.
+    must(tsc, ['-p', join(root, 'apps', 'docs', 'tsconfig.json')], 'typecheck apps/docs (tsc -p apps/docs)');
     ensureChromium();
     ensureGdb();
     const status = run(turbo, ['run', 'test', '--output-logs=errors-only', '--continue', ...rest]);

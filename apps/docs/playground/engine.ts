@@ -95,7 +95,10 @@ export class PlaygroundEngine {
       case 'hit':
         if (this.traced === undefined)
           return { type: 'error', id: request.id, message: 'int3: the machine is not booted' };
-        return { type: 'hit', id: request.id, view: hitView(this.traced, this.timeline) };
+        {
+          const view = hitView(this.traced, this.timeline);
+          return view === undefined ? { type: 'hit', id: request.id } : { type: 'hit', id: request.id, view };
+        }
       case 'replay':
         return this.replay(request);
       case 'log':

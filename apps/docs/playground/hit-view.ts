@@ -41,7 +41,7 @@ export function hitView(t: TracedSession, timeline: readonly MechanismEvent[]): 
     heading: `the first hit of ${hit.symbol}, on CPU ${hit.cpu}: ${countInterruptions(steps)}`,
     steps: steps.map((s) => ({ line: s.line, links: addressesOf(s.event).filter((a) => shown.has(a)) })),
     function: { name: loc?.sym.name ?? sym(hit.addr), rows: fn },
-    slot: slotAddr === undefined ? undefined : { address: hex(slotAddr), rows: slot },
+    ...(slotAddr === undefined ? {} : { slot: { address: hex(slotAddr), rows: slot } }),
   };
 }
 

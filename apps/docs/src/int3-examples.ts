@@ -7,10 +7,13 @@ import { join } from 'node:path';
 export interface FenceHost {
   readonly renderer: {
     rules: {
-      fence?: (tokens: FenceToken[], idx: number, options: unknown, env: unknown, self: unknown) => string;
+      fence?: FenceRule | undefined;
     };
   };
 }
+
+/** markdown-it's fence rule (a method type: its parameters compare bivariantly, so its Token[] rule fits). */
+type FenceRule = { bivariant(tokens: FenceToken[], idx: number, options: unknown, env: unknown, self: unknown): string }['bivariant'];
 
 /** A fenced block as markdown-it hands it to the renderer. */
 export interface FenceToken {
