@@ -13,7 +13,9 @@ export interface FenceHost {
 }
 
 /** markdown-it's fence rule (a method type: its parameters compare bivariantly, so its Token[] rule fits). */
-type FenceRule = { bivariant(tokens: FenceToken[], idx: number, options: unknown, env: unknown, self: unknown): string }['bivariant'];
+type FenceRule = {
+  bivariant(tokens: FenceToken[], idx: number, options: unknown, env: unknown, self: unknown): string;
+}['bivariant'];
 
 /** A fenced block as markdown-it hands it to the renderer. */
 export interface FenceToken {

@@ -112,7 +112,7 @@ describe('a CPU context', () => {
         }),
         (s) => {
           const a = new Cpu({ addressSpace: new AddressSpace(), jit: false });
-          s.regs.forEach(([lo, hi], r) => a.setRegHalves(r as RegIndex, lo, hi));
+          for (const [r, [lo, hi]] of s.regs.entries()) a.setRegHalves(r as RegIndex, lo, hi);
           a.setRipHalves(s.rip[0], s.rip[1]);
           a.rflags = s.flags;
           a.cs = s.user ? 0x33 : 0x10;
