@@ -1,6 +1,6 @@
 import type { CpuSystem } from './cpu-system.js';
 import { execCmpxchgWide, execExchange } from './exec-alu.js';
-import { execBitScan, execBitTest } from './exec-bits.js';
+import { execBitScan, execBitTest, execBmi1 } from './exec-bits.js';
 import { execDiv, execImul2, execMul } from './exec-muldiv.js';
 import { execDoubleShift } from './exec-shift.js';
 import { execString } from './exec-string.js';
@@ -44,6 +44,9 @@ export function execRare(c: CpuSystem, i: Insn): number {
     case 52 /* Op.Lzcnt */:
     case 53 /* Op.Popcnt */:
       execBitScan(c, i);
+      return 0;
+    case 96 /* Op.Bmi1 */:
+      execBmi1(c, i);
       return 0;
     case 54 /* Op.Bt */:
       execBitTest(c, i);

@@ -109,6 +109,8 @@ const SIMPLE_RM: Partial<Record<number, number>> = {
   [M.Xadd]: Op.Xadd,
 };
 const BT: Partial<Record<number, number>> = { [M.Bt]: 0, [M.Bts]: 1, [M.Btr]: 2, [M.Btc]: 3 };
+/** The BMI1 group ({@link Op.Bmi1}'s i2); tzcnt is BMI1 too, with its own op. */
+const BMI1: Partial<Record<number, number>> = { [M.Andn]: 0, [M.Bextr]: 1, [M.Blsi]: 2, [M.Blsmsk]: 3, [M.Blsr]: 4 };
 // MemorySize values: UInt8 Int8 UInt16 Int16 UInt32 Int32 UInt64 Int64 QwordOffset (near indirect branch target).
 const MEM_SIZE: Record<number, number> = { 1: 1, 9: 1, 2: 2, 10: 2, 3: 4, 11: 4, 5: 8, 12: 8, 21: 8 };
 
@@ -319,6 +321,26 @@ function translateOperands(ins: Instruction, insn: Insn): void {
       memory(ins, insn);
       insn.seg = 0;
       return;
+    case M.Andn:
+    case M.Bextr:
+    case M.Blsi:
+    case M.Blsmsk:
+    case M.Blsr: {
+      // VEX.L must be 0 (iced decodes VEX.L1 forms as invalid already); 32 or 64 bits by VEX.W.
+      const kind = BMI1[m] as number;
+      insn.op = Op.Bmi1;
+      insn.i2 = kind;
+      insn.size = operand(ins, insn, 0, true);
+      if (insn.dk !== OperandKind.Reg || (insn.size !== 4 && insn.size !== 8)) throw UNSUPPORTED;
+      if (kind === 0) {
+        insn.r3 = gpr(ins.op1Register)[0];
+        if (operand(ins, insn, 2, false) !== insn.size) throw UNSUPPORTED;
+      } else {
+        if (operand(ins, insn, 1, false) !== insn.size) throw UNSUPPORTED;
+        if (kind === 1) insn.r3 = gpr(ins.op2Register)[0];
+      }
+      return;
+    }
     case M.Shld:
     case M.Shrd:
       binary(ins, insn, m === M.Shld ? Op.Shld : Op.Shrd);

@@ -32,4 +32,9 @@ export const UNDEFINED_FLAGS: Readonly<Record<string, number>> = Object.freeze({
   bts: 0x894,
   btr: 0x894,
   btc: 0x894,
+  andn: 0x14,
+  bextr: 0x94,
+  blsi: 0x14,
+  blsmsk: 0x14,
+  blsr: 0x14,
 });

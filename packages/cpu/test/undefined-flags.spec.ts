@@ -37,6 +37,11 @@ const SDM_MOST_UNDEFINED: Readonly<Record<string, number>> = {
   bts: OF | SF | AF | PF,
   btr: OF | SF | AF | PF,
   btc: OF | SF | AF | PF,
+  andn: AF | PF,
+  bextr: SF | AF | PF,
+  blsi: AF | PF,
+  blsmsk: AF | PF,
+  blsr: AF | PF,
 };
 
 describe('UNDEFINED_FLAGS', () => {

@@ -141,7 +141,7 @@ try {
       skipped.vectorRegs++;
       continue;
     }
-    if (!(cfg.HostFeatures ?? []).every((f) => f === 'LINUX' || f === 'FSGSBASE')) {
+    if (!(cfg.HostFeatures ?? []).every((f) => f === 'LINUX' || f === 'FSGSBASE' || f === 'BMI1')) {
       skipped.features++;
       continue;
     }

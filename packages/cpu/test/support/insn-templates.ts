@@ -441,3 +441,67 @@ export function moveTemplates(): InsnTemplate[] {
   }
   return out;
 }
+
+/**
+ * `VEX.LZ.0F38.W{0,1} opcode /r`, register forms only: the 3-byte VEX prefix (C4) with map 0F38 and no
+ * SIMD prefix, then ModRM with mod = 11. `vvvv` is the extra register VEX carries.
+ */
+function encodeVex38(width: 32 | 64, opcode: number, reg: number, rm: number, vvvv: number): Uint8Array {
+  const r = (~reg >> 3) & 1;
+  const b = (~rm >> 3) & 1;
+  return Uint8Array.from([
+    0xc4,
+    (r << 7) | (1 << 6) | (b << 5) | 0b00010,
+    ((width === 64 ? 1 : 0) << 7) | ((~vvvv & 15) << 3),
+    opcode,
+    0xc0 | ((reg & 7) << 3) | (rm & 7),
+  ]);
+}
+
+/** andn, bextr, blsi, blsmsk, blsr (BMI1, which CPUID leaf 7 reports), at 32 and 64 bits. */
+export function bmi1Templates(): InsnTemplate[] {
+  const out: InsnTemplate[] = [];
+  for (const width of [32, 64] as const) {
+    const w = SUFFIX[width];
+    const vvvv = (c: InsnChoice) => c.pick & 15;
+    out.push({
+      mnemonic: 'andn',
+      form: `andn r${w}, r${w}, r/m${w}`,
+      width,
+      encode: (c) => encodeVex38(width, 0xf2, c.reg, c.rm, vvvv(c)),
+      undefinedFlags: () => AF | PF,
+    });
+    out.push({
+      mnemonic: 'bextr',
+      form: `bextr r${w}, r/m${w}, r${w}`,
+      width,
+      encode: (c) => encodeVex38(width, 0xf7, c.reg, c.rm, vvvv(c)),
+      // START and LEN (the control's bytes 0 and 1) around the operand's width, not random bytes.
+      prepare: (regs, c) => {
+        const v = vvvv(c);
+        const start = c.count;
+        const len = (c.pick >>> 4) % 72;
+        regs[v] = (regs[v] & ~0xffffn) | BigInt(start | (len << 8));
+      },
+      undefinedFlags: () => AF | SF | PF,
+    });
+    for (const [mnemonic, digit] of [
+      ['blsr', 1],
+      ['blsmsk', 2],
+      ['blsi', 3],
+    ] as const) {
+      out.push({
+        mnemonic,
+        form: `${mnemonic} r${w}, r/m${w}`,
+        width,
+        encode: (c) => encodeVex38(width, 0xf3, digit, c.rm, vvvv(c)),
+        // A zero source now and then (CF's other value).
+        prepare: (regs, c) => {
+          if ((c.pick >>> 4) % 8 === 0) regs[c.rm] = 0n;
+        },
+        undefinedFlags: () => AF | PF,
+      });
+    }
+  }
+  return out;
+}
