@@ -9,7 +9,7 @@ import { execFlow } from './exec-flow.js';
 import { execRare } from './exec-rare.js';
 import { execShift, shiftRegImm } from './exec-shift.js';
 import type { Insn } from './insn.js';
-import { BlockCompiler, type BlockCompilerOptions } from './jit/block-compiler.js';
+import { BlockCompiler, type BlockCompilerOptions, nextGeneration } from './jit/block-compiler.js';
 import type { PageJit } from './jit/jit-region.js';
 import { mappingEpoch } from './mapping-epoch.js';
 import type { RunResult } from './run-result.js';
@@ -135,6 +135,12 @@ export class Cpu extends CpuTraps implements CpuApi {
         this.attention = this.pendingVector >= 0 ? 1 : 0;
         codeLo = 1;
         prevLo = 1;
+        // Links between compiled regions hold while the fetch translations do: a TLB flush (and only
+        // that changes them, see CpuCore.flushTlb) voids them all (see BlockCompiler.enter).
+        if (jit !== null && jit.flushes !== this.tlbFlushes) {
+          jit.flushes = this.tlbFlushes;
+          jit.gen = nextGeneration();
+        }
       }
       // `left` bounds both budgets from below (each instruction costs at most 1 of either), so the
       // exact check runs only when it reaches zero.
@@ -165,14 +171,10 @@ export class Cpu extends CpuTraps implements CpuApi {
               jit.compile(page, table, lo & -4096, this.ripHi, off);
               region = table.entries[off];
             }
-            // `left + 1` instructions fit both budgets (see below): the region gets that much.
+            // `left + 1` instructions fit both budgets (see below): the region, and those it chains
+            // into, get that much.
             if (region !== null && region.n <= left + 1) {
-              const before = this.retiredCount;
-              region.fn(this, left + 1);
-              const done = this.retiredCount - before;
-              jit.stats.entries++;
-              jit.stats.retired += done;
-              left -= done - 1;
+              left -= jit.enter(this, region, left + 1) - 1;
               continue;
             }
           }

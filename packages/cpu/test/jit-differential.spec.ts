@@ -19,14 +19,20 @@ interface Start {
   readonly iterations: number;
 }
 
-function machine(program: Uint8Array, start: Start, jit: boolean): { cpu: Cpu; as: AddressSpace } {
+/** Options of the compiler under test: the default limits, and small regions that chain at every block. */
+type JitOptions = { threshold: number; maxBlocks?: number; maxInsns?: number };
+
+/** Iterations added to a case's own (1–5), so that regions are compiled, linked, then chained. */
+const CHAIN_ITERATIONS = 12;
+
+function machine(program: Uint8Array, start: Start, jit: JitOptions | false): { cpu: Cpu; as: AddressSpace } {
   const as = new AddressSpace();
   as.map(CODE, 4096, RWX);
   as.write(CODE, program);
   as.map(DATA, 4096, RWX);
   as.write(DATA + WINDOW_OFFSET, start.window);
   as.map(STACK, 8192, RWX);
-  const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+  const cpu = new Cpu({ addressSpace: as, jit });
   start.regs.forEach((v, r) => {
     cpu.setReg(r as 0, v);
   });
@@ -87,37 +93,61 @@ const startArbitrary: fc.Arbitrary<Start> = fc.record({
   iterations: fc.integer({ min: 1, max: 5 }),
 });
 
+/** Runs the differential property with compiler options `options`; returns what the compiler did. */
+function differential(options: JitOptions, name: string, extraIterations = 0) {
+  let retired = 0;
+  let compiled = 0;
+  let chained = 0;
+  fc.assert(
+    fc.property(
+      fc.array(pieceArbitrary, { minLength: 1, maxLength: 14 }),
+      startArbitrary,
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+      (pieces: Piece[], drawn, budgets) => {
+        const start = { ...drawn, iterations: drawn.iterations + extraIterations };
+        const program = encodeProgram(pieces);
+        const ref = machine(program, start, false);
+        const jit = machine(program, start, options);
+        for (let step = 0; step < 400; step++) {
+          const budget = budgets[step % budgets.length];
+          const a = observe(ref.cpu, ref.as, ref.cpu.run(budget));
+          const b = observe(jit.cpu, jit.as, jit.cpu.run(budget));
+          expect(b).toEqual(a);
+          if (a.result.reason !== 'budget') break;
+        }
+        retired += jit.cpu.retired;
+        compiled += jit.cpu.jit?.stats.retired ?? 0;
+        chained += jit.cpu.jit?.stats.chained ?? 0;
+      },
+    ),
+    { numRuns: FUZZ_RUNS, seed: seedFor(name) },
+  );
+  return { retired, compiled, chained };
+}
+
 describe('the block compiler against the interpreter', () => {
   it(
     'should leave every register, flag, byte, count and fault as the interpreter does, at every budget stop',
     () => {
-      let retired = 0;
-      let compiled = 0;
-      fc.assert(
-        fc.property(
-          fc.array(pieceArbitrary, { minLength: 1, maxLength: 14 }),
-          startArbitrary,
-          fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
-          (pieces: Piece[], start, budgets) => {
-            const program = encodeProgram(pieces);
-            const ref = machine(program, start, false);
-            const jit = machine(program, start, true);
-            for (let step = 0; step < 400; step++) {
-              const budget = budgets[step % budgets.length];
-              const a = observe(ref.cpu, ref.as, ref.cpu.run(budget));
-              const b = observe(jit.cpu, jit.as, jit.cpu.run(budget));
-              expect(b).toEqual(a);
-              if (a.result.reason !== 'budget') break;
-            }
-            retired += jit.cpu.retired;
-            compiled += jit.cpu.jit?.stats.retired ?? 0;
-          },
-        ),
-        { numRuns: FUZZ_RUNS, seed: seedFor('jit-differential') },
-      );
+      const { retired, compiled } = differential({ threshold: 1 }, 'jit-differential');
       // The comparison means something only if compiled code ran most of the time.
       expect(compiled / retired).toBeGreaterThan(0.3);
       // A long campaign (INT3_FUZZ_RUNS): about 3 ms a case here, 40 allowed.
+    },
+    Math.max(60_000, FUZZ_RUNS * 40),
+  );
+
+  it(
+    'should do the same with one block per region, every region chained into the next',
+    () => {
+      const { retired, compiled, chained } = differential(
+        { threshold: 1, maxBlocks: 1, maxInsns: 6 },
+        'jit-differential-chained',
+        CHAIN_ITERATIONS,
+      );
+      expect(compiled / retired).toBeGreaterThan(0.2);
+      // Regions went straight from one to the next without the run loop, many times.
+      expect(chained).toBeGreaterThan(FUZZ_RUNS);
     },
     Math.max(60_000, FUZZ_RUNS * 40),
   );

@@ -11,10 +11,22 @@ const RWX = PageFlags.Present | PageFlags.Writable | PageFlags.User;
 
 /** add eax, 1; dec r15; jnz back; hlt — three instructions per iteration. */
 const COUNT_LOOP = [0x83, 0xc0, 0x01, 0x49, 0xff, 0xcf, 0x75, 0xf8, 0xf4];
+/**
+ * Two regions with one block each (see ONE_BLOCK) that leave for each other: add eax, 1; add ecx, 2;
+ * add edx, 3; jmp +0 (the next block); add esi, 1; nop; dec r15; jnz back to the start; hlt.
+ */
+const TWO_REGIONS = [
+  0x83, 0xc0, 0x01, 0x83, 0xc1, 0x02, 0x83, 0xc2, 0x03, 0xeb, 0x00, 0x83, 0xc6, 0x01, 0x90, 0x49, 0xff, 0xcf, 0x75,
+  0xec, 0xf4,
+];
+/** One basic block per region, so every branch leaves its region. */
+const ONE_BLOCK = { threshold: 1, maxBlocks: 1 };
 /** Offset of the add's immediate in COUNT_LOOP. */
 const ADD_IMM = 2n;
 
-function machine(code: number[], jit: boolean | { threshold?: number; maxRegions?: number }) {
+type Options = { threshold?: number; maxRegions?: number; maxBlocks?: number; maxInsns?: number };
+
+function machine(code: number[], jit: boolean | Options) {
   const as = new AddressSpace();
   as.map(CODE, 4096, RWX);
   as.write(CODE, Uint8Array.from(code));
@@ -26,9 +38,13 @@ function machine(code: number[], jit: boolean | { threshold?: number; maxRegions
 }
 
 /** Runs the same scenario on the interpreter and the compiler; returns both outcomes. */
-function both<T>(scenario: (m: ReturnType<typeof machine>) => T, code: number[]): [T, T, BlockCompiler] {
+function both<T>(
+  scenario: (m: ReturnType<typeof machine>) => T,
+  code: number[],
+  options: Options = { threshold: 1 },
+): [T, T, BlockCompiler] {
   const ref = machine(code, false);
-  const jit = machine(code, true);
+  const jit = machine(code, options);
   const a = scenario(ref);
   const b = scenario(jit);
   return [a, b, jit.cpu.jit as BlockCompiler];
@@ -132,6 +148,54 @@ describe(BlockCompiler, () => {
       expect(jit.liveRegions()).toBeLessThanOrEqual(4);
     }
     expect(jit.stats.compiled).toBeGreaterThan(4);
+  });
+
+  it('should chain from region to region, as exact as the interpreter at every budget', () => {
+    for (const budget of [1, 3, 4, 5, 9, 10, 11, 64, 1e6]) {
+      const [a, b, jit] = both(
+        ({ cpu }) => {
+          cpu.setReg(Reg.R15, 100n);
+          const out = [];
+          for (let k = 0; k < 4; k++) out.push(state(cpu, cpu.run(budget)));
+          return out;
+        },
+        TWO_REGIONS,
+        ONE_BLOCK,
+      );
+      expect(b).toEqual(a);
+      if (budget === 1e6) {
+        expect(b[0].r.reason).toBe('hlt');
+        expect(b[0].ctx.gpr[Reg.RAX]).toBe(100n);
+        // Nearly every region after the first few was entered from the other one's exit.
+        expect(jit.stats.chained).toBeGreaterThan(150);
+      }
+    }
+  });
+
+  it('should never chain into a region a store has killed: the patched code runs', () => {
+    // A: inc ecx; nop; cmp r15d, 5; jne B. Then, once (r15 = 5): mov [rip+5], cl (B's add imm8);
+    // nop × 3. B: add eax, imm8; dec r15; nop; nop; jnz A; hlt. A and B are each a region that leaves
+    // for the other: the patch kills B while A is linked to it.
+    const code = [
+      0xff, 0xc1, 0x90, 0x41, 0x83, 0xff, 0x05, 0x75, 0x09, 0x88, 0x0d, 0x05, 0, 0, 0, 0x90, 0x90, 0x90, 0x83, 0xc0,
+      0x01, 0x49, 0xff, 0xcf, 0x90, 0x90, 0x75, 0xe4, 0xf4,
+    ];
+    const [a, b, jit] = both(
+      ({ cpu }) => {
+        cpu.setReg(Reg.RCX, 5n);
+        cpu.setReg(Reg.R15, 30n);
+        return state(cpu, cpu.run(10_000));
+      },
+      code,
+      ONE_BLOCK,
+    );
+    expect(b).toEqual(a);
+    // 25 iterations add 1, the 5 from the patch on add the ecx it stored (5 + 26).
+    expect(b.ctx.gpr[Reg.RAX]).toBe(25n + 5n * 31n);
+    expect(b.r.reason).toBe('hlt');
+    // B was compiled again after the patch, and A chained into both.
+    expect(jit.stats.compiled).toBeGreaterThanOrEqual(3);
+    expect(jit.stats.chained).toBeGreaterThan(20);
   });
 
   it('should be off with the jit option false', () => {

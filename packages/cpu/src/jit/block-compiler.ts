@@ -27,7 +27,7 @@ const EXECUTORS = {
   execFlow,
 };
 
-const NOT_COMPILABLE: RegionFunction = () => {};
+const NOT_COMPILABLE: RegionFunction = () => -1;
 
 /**
  * The fault a call from compiled code caught (the region writes its state back, then rethrows it).
@@ -100,7 +100,7 @@ type RegionFactory = (
  * Factories by {@link regionKey}, least recently used first (shared by all CPUs: the key says
  * everything the source depends on), with the address table their code reads.
  */
-const FACTORIES = new Map<string, { factory: RegionFactory; table: Int32Array }>();
+const FACTORIES = new Map<string, { factory: RegionFactory; table: Int32Array; exits: number }>();
 
 /** What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs. */
 function regionKey(plan: RegionPlan, data: Uint8Array, pageLo: number, pageHi: number): string {
@@ -116,6 +116,24 @@ const MAX_FACTORIES = 2048;
 
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
 const KILL_LIMIT = 64;
+
+/** What a chain of regions reads of the CPU between regions. */
+export interface ChainCpu {
+  readonly retiredCount: number;
+  readonly attention: number;
+  readonly ripLo: number;
+  readonly ripHi: number;
+}
+
+/**
+ * A new fetch generation: the run loop takes one whenever the CPU's fetch translations may have
+ * changed (a TLB flush); links between regions made under another are void. Global, so no two CPUs
+ * share one.
+ */
+let generation = 0;
+export function nextGeneration(): number {
+  return ++generation;
+}
 
 /** Options of the block compiler. */
 export interface BlockCompilerOptions {
@@ -139,8 +157,12 @@ export interface JitStats {
   refused: number;
   /** Host milliseconds spent generating and compiling regions. */
   compileMs: number;
-  /** Entries into compiled regions (each return goes back to the run loop). */
+  /** Regions run (entered from the run loop, or chained into from another region). */
   entries: number;
+  /** Of those, regions chained into straight from another region's static exit (no run-loop lookup). */
+  chained: number;
+  /** Returns to the run loop from compiled code (the interpreter runs next, or the loop looks up a region). */
+  exits: number;
   /** Instructions retired inside compiled regions. */
   retired: number;
   /** Regions dropped because the cache was full. */
@@ -167,9 +189,24 @@ export class BlockCompiler {
     refused: 0,
     compileMs: 0,
     entries: 0,
+    chained: 0,
+    exits: 0,
     retired: 0,
     evicted: 0,
   };
+  /**
+   * The fetch generation this CPU's links are made and followed in, renewed by the run loop whenever
+   * `flushes` (the CPU's TLB flush count it was taken at) is behind.
+   */
+  gen = 0;
+  flushes = -1;
+  /** The static exit the last chain stopped at without a link, to link once the loop finds its target. */
+  private lastRegion: JitRegion | null = null;
+  private lastExit = 0;
+  private lastGen = 0;
+  private lastRetired = 0;
+  private lastLo = 0;
+  private lastHi = 0;
 
   constructor(options: BlockCompilerOptions = {}) {
     this.threshold = Math.max(1, Math.min(255, options.threshold ?? 64));
@@ -205,7 +242,6 @@ export class BlockCompiler {
     }
     const ranges: number[] = [];
     for (const b of plan.blocks) ranges.push(b.start, b.next);
-    const region = new JitRegion(pj, offset, plan.blocks[0].insns.length, NOT_COMPILABLE, Int32Array.from(ranges));
     // The same instructions at the same address (a forked child's copy of a page, a new machine's
     // kernel text) give the same source: its factory is reused, and with it what V8 compiled and
     // learnt; the key (address, block bounds, bytes, costs) is cheaper to build than the source.
@@ -227,7 +263,7 @@ export class BlockCompiler {
         'XF',
         src.body,
       ) as RegionFactory;
-      cached = { factory, table: src.table };
+      cached = { factory, table: src.table, exits: src.exits };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;
     } else FACTORIES.delete(key);
@@ -235,6 +271,14 @@ export class BlockCompiler {
     // The generated code numbers the instructions block by block, in plan order.
     const insns: Insn[] = [];
     for (const b of plan.blocks) for (const i of b.insns) insns.push(i);
+    const region = new JitRegion(
+      pj,
+      offset,
+      plan.blocks[0].insns.length,
+      NOT_COMPILABLE,
+      Int32Array.from(ranges),
+      cached.exits,
+    );
     region.fn = cached.factory(
       region,
       insns,
@@ -251,6 +295,64 @@ export class BlockCompiler {
     this.keep(pj, region);
     this.stats.compiled++;
     this.stats.compileMs += now() - t0;
+  }
+
+  /**
+   * Runs `region` (found by the run loop at RIP, its entry block within `avail`), then, while
+   * nothing needs the loop's attention, the regions its static exits are linked to, each while
+   * `avail` instructions cover its entry block. Returns the instructions retired. A chain is exact
+   * because each region is: it stops where the loop would look again (a TLB flush or pending
+   * interrupt raises `attention`; a killed region is dead; a new generation voids every link, and
+   * links made by another CPU, whose generations are never this one's).
+   */
+  enter(cpu: ChainCpu, region: JitRegion, avail: number): number {
+    const start = cpu.retiredCount;
+    const gen = this.gen;
+    // Step 1: the last chain stopped at a static exit whose target is this region: link them, if
+    // nothing ran in between (the same count and RIP) under the same translation.
+    const last = this.lastRegion;
+    if (last !== null) {
+      if (
+        this.lastGen === gen &&
+        this.lastRetired === start &&
+        this.lastLo === cpu.ripLo &&
+        this.lastHi === cpu.ripHi &&
+        !last.dead
+      ) {
+        last.links[this.lastExit] = region;
+        last.gens[this.lastExit] = gen;
+      }
+      this.lastRegion = null;
+    }
+    // Step 2: run the region, and the regions linked at its exits.
+    const stats = this.stats;
+    let r = region;
+    let left = avail;
+    for (;;) {
+      const before = cpu.retiredCount;
+      const x = r.fn(cpu, left);
+      left -= cpu.retiredCount - before;
+      stats.entries++;
+      if (x < 0 || cpu.attention !== 0) break;
+      const next = r.links[x];
+      if (next === null || next.dead || r.gens[x] !== gen) {
+        // Step 3: no link yet (or a stale one): remember the exit for Step 1.
+        this.lastRegion = r;
+        this.lastExit = x;
+        this.lastGen = gen;
+        this.lastRetired = cpu.retiredCount;
+        this.lastLo = cpu.ripLo;
+        this.lastHi = cpu.ripHi;
+        break;
+      }
+      if (next.n > left) break;
+      stats.chained++;
+      r = next;
+    }
+    stats.exits++;
+    const done = cpu.retiredCount - start;
+    stats.retired += done;
+    return done;
   }
 
   /** Installs a region, dropping the oldest one when the ring is full. */

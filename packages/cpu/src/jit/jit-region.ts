@@ -4,9 +4,10 @@ import type { CompiledCodeObserver } from '../page.js';
  * A region's compiled function: runs from the region's entry with `rem` instructions of budget left
  * (at least the entry block's length), and leaves the CPU exactly as the interpreter would after the
  * same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault rethrows the
- * CpuFault with all of that pointing at the faulting instruction.
+ * CpuFault with all of that pointing at the faulting instruction. Returns the number of the static
+ * exit it left by (see {@link JitRegion.links}), or -1.
  */
-export type RegionFunction = (cpu: unknown, rem: number) => void;
+export type RegionFunction = (cpu: unknown, rem: number) => number;
 
 /**
  * One compiled region: basic blocks of one page reached from one entry, compiled into one function
@@ -15,6 +16,13 @@ export type RegionFunction = (cpu: unknown, rem: number) => void;
  */
 export class JitRegion {
   dead = false;
+  /**
+   * Per static exit, the region last found at its target, valid while `gens` holds the fetch
+   * generation it was found in (the run loop's: a new one at every TLB flush and every run), so a
+   * link never outlives the translation it was made under; a dead target is never entered.
+   */
+  readonly links: (JitRegion | null)[];
+  readonly gens: Float64Array;
   constructor(
     readonly owner: PageJit,
     /** Offset of the entry on the page. */
@@ -25,7 +33,12 @@ export class JitRegion {
     public fn: RegionFunction,
     /** Byte ranges the region was compiled from, as [start, end) offset pairs. */
     readonly ranges: Int32Array,
-  ) {}
+    /** Static exits of its code. */
+    exits = 0,
+  ) {
+    this.links = new Array<JitRegion | null>(exits).fill(null);
+    this.gens = new Float64Array(exits);
+  }
 
   /** Whether bytes [offset, offset+length) overlap the region's code. */
   overlaps(offset: number, length: number): boolean {

@@ -19,6 +19,13 @@ export interface RegionSource {
    * (not retired when k faults), and their virtual cost.
    */
   readonly table: Int32Array;
+  /**
+   * Exits to a target known when compiling (a direct branch or fall-through leaving the region),
+   * numbered from 0: the region function returns the number of the one it took (-1 for any other
+   * exit: a ret, an indirect branch, a store into its own code), so the run loop can chain straight
+   * into the region compiled there.
+   */
+  readonly exits: number;
 }
 
 /** What generated code does after a call that may fault (the call left the fault in F.f). */
@@ -138,6 +145,8 @@ export class RegionEmitter {
   private readonly table: number[] = [];
   private readonly used = new Set<number>();
   private readonly written = new Set<number>();
+  /** Exit number by target (`hi:lo`): one link per target, whichever branch leaves for it. */
+  private readonly exitIds = new Map<string, number>();
   /** The flag writer of the current block so far, with its operands. */
   private cur: FlagRecord | null = null;
 
@@ -168,7 +177,7 @@ export class RegionEmitter {
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
       regs.length > 0 ? `let ${load};` : '',
       'let fo = -1, fz = 0, fdl = 0, fdh = 0, fsl = 0, fsh = 0, frl = 0, frh = 0, fc = 0, ff = 0;',
-      `let ret = 0, vc = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0;`,
+      `let ret = 0, vc = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0, x = -1;`,
       `rem -= ${n0};`,
       'L: for (;;) {',
       'switch (pc) {',
@@ -188,9 +197,10 @@ export class RegionEmitter {
       flush,
       'cpu.ripLo = nl; cpu.ripHi = nh;',
       'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
+      'return x;',
       '};',
     ].join('\n');
-    return { body: src, insns: this.insns, table: Int32Array.from(this.table) };
+    return { body: src, insns: this.insns, table: Int32Array.from(this.table), exits: this.exitIds.size };
   }
 
   private emit(s: string): void {
@@ -261,12 +271,24 @@ export class RegionEmitter {
     const l = lo | 0;
     const inPage = hi === this.pageHi && (l & -4096) === this.pageLo;
     const j = inPage ? this.plan.index.get(l & 0xfff) : undefined;
+    const leave = `nl = ${lit(l)}; nh = ${lit(hi)}; x = ${this.exitId(l, hi)}; break L;`;
     if (j === undefined) {
-      this.emit(`nl = ${lit(l)}; nh = ${lit(hi)}; break L;`);
+      this.emit(leave);
       return;
     }
     const nj = this.plan.blocks[j].insns.length;
-    this.emit(`if (rem < ${nj}) { nl = ${lit(l)}; nh = ${lit(hi)}; break L; } rem -= ${nj}; pc = ${j}; continue L;`);
+    this.emit(`if (rem < ${nj}) { ${leave} } rem -= ${nj}; pc = ${j}; continue L;`);
+  }
+
+  /** The number of the exit to `lo:hi`. */
+  private exitId(lo: number, hi: number): number {
+    const key = `${hi}:${lo}`;
+    let id = this.exitIds.get(key);
+    if (id === undefined) {
+      id = this.exitIds.size;
+      this.exitIds.set(key, id);
+    }
+    return id;
   }
 
   // --- registers -------------------------------------------------------------------------------
