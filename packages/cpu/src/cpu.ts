@@ -9,8 +9,9 @@ import { execFlow } from './exec-flow.js';
 import { execRare } from './exec-rare.js';
 import { execShift, shiftRegImm } from './exec-shift.js';
 import type { Insn } from './insn.js';
-import { BlockCompiler, type BlockCompilerOptions, nextGeneration } from './jit/block-compiler.js';
+import { BlockCompiler, type BlockCompilerOptions } from './jit/block-compiler.js';
 import type { PageJit } from './jit/jit-region.js';
+import { ChainStop, nextGeneration } from './jit/region-chain.js';
 import { mappingEpoch } from './mapping-epoch.js';
 import type { RunResult } from './run-result.js';
 
@@ -137,9 +138,9 @@ export class Cpu extends CpuTraps implements CpuApi {
         prevLo = 1;
         // Links between compiled regions hold while the fetch translations do: a TLB flush (and only
         // that changes them, see CpuCore.flushTlb) voids them all (see BlockCompiler.enter).
-        if (jit !== null && jit.flushes !== this.tlbFlushes) {
-          jit.flushes = this.tlbFlushes;
-          jit.gen = nextGeneration();
+        if (jit !== null && jit.chain.flushes !== this.tlbFlushes) {
+          jit.chain.flushes = this.tlbFlushes;
+          jit.chain.gen = nextGeneration();
         }
       }
       // `left` bounds both budgets from below (each instruction costs at most 1 of either), so the
@@ -157,8 +158,15 @@ export class Cpu extends CpuTraps implements CpuApi {
         // block; the region itself leaves at the first branch the budget does not cover.
         const lo = this.ripLo;
         const t = (lo >>> 12) & 255;
-        if (this.fTagLo[t] === (lo & -4096) && this.fTagHi[t] === this.ripHi) {
-          const page = this.fPage[t];
+        // The fetch TLB's entry, or its victim entry (kernel text and a probe's detour buffer share a
+        // slot): either translation is valid until the next flush.
+        const page =
+          this.fTagLo[t] === (lo & -4096) && this.fTagHi[t] === this.ripHi
+            ? this.fPage[t]
+            : this.vTagLo === (lo & -4096) && this.vTagHi === this.ripHi
+              ? this.vPage
+              : null;
+        if (page !== null) {
           if (page.code !== null) {
             const pj = page.jit as PageJit | null;
             const off = lo & 0xfff;
@@ -174,7 +182,20 @@ export class Cpu extends CpuTraps implements CpuApi {
             // `left + 1` instructions fit both budgets (see below): the region, and those it chains
             // into, get that much.
             if (region !== null && region.n <= left + 1) {
-              left -= jit.enter(this, region, left + 1) - 1;
+              left -= jit.chain.enter(this, region, left + 1, this.gateHook) - 1;
+              const stop = jit.chain.stop;
+              if (stop !== ChainStop.None) {
+                jit.chain.stop = ChainStop.None;
+                if (stop === ChainStop.GateExit) return this.gateExit;
+                // A gate run in place, as at Op.Gate below.
+                if (this.epoch !== mappingEpoch.value) {
+                  this.flushTlb();
+                  this.epoch = mappingEpoch.value;
+                }
+                codeLo = 1;
+                prevLo = 1;
+                left = 0;
+              }
               continue;
             }
           }

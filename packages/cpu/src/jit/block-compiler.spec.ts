@@ -198,6 +198,90 @@ describe(BlockCompiler, () => {
     expect(jit.stats.chained).toBeGreaterThan(20);
   });
 
+  describe('a gate reached in compiled code', () => {
+    // CODE: add eax, 1; jmp GATE. GATE (the next page): the gate; add ecx, 2; dec r15; jnz CODE; hlt.
+    const GATE = CODE + 0x1000n;
+    const text = [0x83, 0xc0, 0x01, 0xe9, 0xf8, 0x0f, 0, 0];
+    const detour = [0xcc, 0x83, 0xc1, 0x02, 0x49, 0xff, 0xcf, 0x0f, 0x85, 0xf3, 0xef, 0xff, 0xff, 0xf4];
+    type Hook = (cpu: Cpu, calls: number) => boolean;
+
+    /** Runs the loop 200 times with `hook` at the gate (it counts in rdx), on one engine. */
+    function run(hook: Hook, jit: boolean, budget: number) {
+      const as = new AddressSpace();
+      as.map(CODE, 8192, RWX);
+      as.write(CODE, Uint8Array.from(text));
+      as.write(GATE, Uint8Array.from(detour));
+      as.markGate(GATE, true);
+      const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+      let calls = 0;
+      cpu.gateHook = (c) => {
+        calls++;
+        c.setReg(Reg.RDX, c.getReg(Reg.RDX) + 1n);
+        return hook(c, calls);
+      };
+      cpu.setReg(Reg.R15, 200n);
+      cpu.rip = CODE;
+      const out = [];
+      for (let k = 0; k < 50; k++) {
+        const r = state(cpu, cpu.run(budget));
+        out.push({ ...r, calls });
+        if (r.r.reason === 'hlt') break;
+        // After a gate exit or a trap, the host moves on past the gate, as a handler would.
+        if (r.r.reason !== 'budget' && cpu.rip === GATE) cpu.rip = GATE + 1n;
+        if (r.r.reason === 'exception') cpu.rflags &= ~0x100;
+      }
+      return { out, jit: cpu.jit };
+    }
+
+    const hooks: Record<string, Hook> = {
+      'run in place': (c) => {
+        c.rip += 1n;
+        return true;
+      },
+      'not run in place every 7th time': (c, n) => {
+        if (n % 7 === 0) return false;
+        c.rip += 1n;
+        return true;
+      },
+      'flushing the TLB': (c) => {
+        c.flushTlb();
+        c.rip += 1n;
+        return true;
+      },
+      'setting TF once': (c, n) => {
+        if (n === 30) c.rflags |= 0x100;
+        c.rip += 1n;
+        return true;
+      },
+      'raising an interrupt once': (c, n) => {
+        if (n === 40) {
+          c.rflags |= 0x200;
+          c.raiseInterrupt(0x20);
+        }
+        c.rip += 1n;
+        return true;
+      },
+    };
+
+    for (const [name, hook] of Object.entries(hooks)) {
+      it(`should run a gate hook ${name} as the interpreter does, at every budget`, () => {
+        for (const budget of [1, 2, 5, 13, 1e6]) {
+          const a = run(hook, false, budget);
+          const b = run(hook, true, budget);
+          expect(b.out).toEqual(a.out);
+          if (budget === 1e6 && name === 'run in place') {
+            expect(b.out[0].r.reason).toBe('hlt');
+            expect(b.out[0].calls).toBe(200);
+            expect(b.out[0].ctx.gpr[Reg.RCX]).toBe(400n);
+            // The hook ran inside a chain of compiled regions, nearly every time.
+            expect(b.jit?.stats.gates).toBeGreaterThan(190);
+            expect(b.jit?.stats.exits).toBeLessThan(10);
+          }
+        }
+      });
+    }
+  });
+
   it('should be off with the jit option false', () => {
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: false }).jit).toBeNull();
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: true }).jit).toBeInstanceOf(BlockCompiler);

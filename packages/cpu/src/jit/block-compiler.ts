@@ -10,7 +10,8 @@ import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
 import { JitRegion, PageJit, type RegionFunction } from './jit-region.js';
-import { planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
+import { RegionChain } from './region-chain.js';
+import { BlockEnd, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
 import { RegionEmitter } from './region-source.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
@@ -117,24 +118,6 @@ const MAX_FACTORIES = 2048;
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
 const KILL_LIMIT = 64;
 
-/** What a chain of regions reads of the CPU between regions. */
-export interface ChainCpu {
-  readonly retiredCount: number;
-  readonly attention: number;
-  readonly ripLo: number;
-  readonly ripHi: number;
-}
-
-/**
- * A new fetch generation: the run loop takes one whenever the CPU's fetch translations may have
- * changed (a TLB flush); links between regions made under another are void. Global, so no two CPUs
- * share one.
- */
-let generation = 0;
-export function nextGeneration(): number {
-  return ++generation;
-}
-
 /** Options of the block compiler. */
 export interface BlockCompilerOptions {
   /** Most compiled regions kept (the oldest is dropped first); default 4096. */
@@ -163,6 +146,8 @@ export interface JitStats {
   chained: number;
   /** Returns to the run loop from compiled code (the interpreter runs next, or the loop looks up a region). */
   exits: number;
+  /** Gates reached in a chain (their host hook run there, without the run loop). */
+  gates: number;
   /** Instructions retired inside compiled regions. */
   retired: number;
   /** Regions dropped because the cache was full. */
@@ -191,27 +176,18 @@ export class BlockCompiler {
     entries: 0,
     chained: 0,
     exits: 0,
+    gates: 0,
     retired: 0,
     evicted: 0,
   };
-  /**
-   * The fetch generation this CPU's links are made and followed in, renewed by the run loop whenever
-   * `flushes` (the CPU's TLB flush count it was taken at) is behind.
-   */
-  gen = 0;
-  flushes = -1;
-  /** The static exit the last chain stopped at without a link, to link once the loop finds its target. */
-  private lastRegion: JitRegion | null = null;
-  private lastExit = 0;
-  private lastGen = 0;
-  private lastRetired = 0;
-  private lastLo = 0;
-  private lastHi = 0;
+  /** Runs compiled regions one after another (see {@link RegionChain}). */
+  readonly chain: RegionChain;
 
   constructor(options: BlockCompilerOptions = {}) {
     this.threshold = Math.max(1, Math.min(255, options.threshold ?? 64));
     this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 8), maxInsns: Math.max(1, options.maxInsns ?? 128) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
+    this.chain = new RegionChain(this.stats);
   }
 
   /** The page's compiled-code table, created on first use. */
@@ -229,9 +205,14 @@ export class BlockCompiler {
     const code = page.code;
     const first = code?.[offset] ?? null;
     if (code === null || first === null) return;
+    if (first.op === 1 /* Op.Gate */) {
+      // A gate heads a region of its own: the chain runs the host's hook there (see RegionChain).
+      this.keep(pj, new JitRegion(pj, offset, 1, NOT_COMPILABLE, Int32Array.of(offset, offset + 1), 0, first));
+      return;
+    }
     const t0 = now();
     const found = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable, this.limits);
-    const plan = found !== null && worthCompiling(found, pageLo, pageHi) ? found : null;
+    const plan = found !== null && worthCompiling(found, code) ? found : null;
     if (plan === null) {
       this.stats.refused++;
       this.keep(
@@ -297,64 +278,6 @@ export class BlockCompiler {
     this.stats.compileMs += now() - t0;
   }
 
-  /**
-   * Runs `region` (found by the run loop at RIP, its entry block within `avail`), then, while
-   * nothing needs the loop's attention, the regions its static exits are linked to, each while
-   * `avail` instructions cover its entry block. Returns the instructions retired. A chain is exact
-   * because each region is: it stops where the loop would look again (a TLB flush or pending
-   * interrupt raises `attention`; a killed region is dead; a new generation voids every link, and
-   * links made by another CPU, whose generations are never this one's).
-   */
-  enter(cpu: ChainCpu, region: JitRegion, avail: number): number {
-    const start = cpu.retiredCount;
-    const gen = this.gen;
-    // Step 1: the last chain stopped at a static exit whose target is this region: link them, if
-    // nothing ran in between (the same count and RIP) under the same translation.
-    const last = this.lastRegion;
-    if (last !== null) {
-      if (
-        this.lastGen === gen &&
-        this.lastRetired === start &&
-        this.lastLo === cpu.ripLo &&
-        this.lastHi === cpu.ripHi &&
-        !last.dead
-      ) {
-        last.links[this.lastExit] = region;
-        last.gens[this.lastExit] = gen;
-      }
-      this.lastRegion = null;
-    }
-    // Step 2: run the region, and the regions linked at its exits.
-    const stats = this.stats;
-    let r = region;
-    let left = avail;
-    for (;;) {
-      const before = cpu.retiredCount;
-      const x = r.fn(cpu, left);
-      left -= cpu.retiredCount - before;
-      stats.entries++;
-      if (x < 0 || cpu.attention !== 0) break;
-      const next = r.links[x];
-      if (next === null || next.dead || r.gens[x] !== gen) {
-        // Step 3: no link yet (or a stale one): remember the exit for Step 1.
-        this.lastRegion = r;
-        this.lastExit = x;
-        this.lastGen = gen;
-        this.lastRetired = cpu.retiredCount;
-        this.lastLo = cpu.ripLo;
-        this.lastHi = cpu.ripHi;
-        break;
-      }
-      if (next.n > left) break;
-      stats.chained++;
-      r = next;
-    }
-    stats.exits++;
-    const done = cpu.retiredCount - start;
-    stats.retired += done;
-    return done;
-  }
-
   /** Installs a region, dropping the oldest one when the ring is full. */
   private keep(pj: PageJit, region: JitRegion): void {
     const old = this.ring[this.pos];
@@ -384,25 +307,29 @@ export class BlockCompiler {
   }
 }
 
-/** Instructions below which a region that never branches inside itself is left to the interpreter. */
+/** Instructions below which a region that stops at an instruction the compiler does not take is left to the interpreter. */
 const MIN_REGION_INSNS = 4;
 
 /**
- * Whether a region pays for its entry and exit (registers loaded and written back, the run loop's
- * lookup): a few straight-line instructions that leave at once (a `jmp` to a probe's detour, the
- * code between two gates) run faster interpreted.
+ * Whether a region pays for its entry and exit (registers loaded and written back): a few
+ * straight-line instructions that fall into one the compiler does not take (the interpreter runs
+ * next anyway) run faster interpreted. Any other short region is worth it: it loops inside itself, or
+ * it leaves by exits the chain links to the next region (a branch, a ret, the way into a gate), so a
+ * short region between two others (a `jmp` to a probe's detour, the detour's copied instructions,
+ * the rest of the probed function) keeps execution in compiled code.
  */
-function worthCompiling(plan: RegionPlan, pageLo: number, pageHi: number): boolean {
+function worthCompiling(plan: RegionPlan, code: readonly (Insn | null)[]): boolean {
   let total = 0;
   for (const b of plan.blocks) total += b.insns.length;
   if (total >= MIN_REGION_INSNS) return true;
-  // A short loop is worth it: it stays inside.
   for (const b of plan.blocks) {
-    const last = b.insns[b.insns.length - 1];
-    const branch = last.op === 39 /* Op.Jcc */ || last.op === 37; /* Op.Jmp */
-    if (branch && last.th === pageHi && (last.tl & -4096) === pageLo && plan.index.has(last.tl & 0xfff)) return true;
+    if (b.end !== BlockEnd.Fall || b.next >= 4096) continue;
+    const i = code[b.next];
+    // Cut by the limits, a block goes on in the next region; else it stops at an instruction the
+    // compiler does not take.
+    if (i === null || i === undefined || (i.op !== 1 /* Op.Gate */ && !isCompilable(i))) return false;
   }
-  return false;
+  return true;
 }
 
 function now(): number {

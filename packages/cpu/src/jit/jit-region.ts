@@ -1,3 +1,4 @@
+import type { Insn } from '../insn.js';
 import type { CompiledCodeObserver } from '../page.js';
 
 /**
@@ -17,12 +18,17 @@ export type RegionFunction = (cpu: unknown, rem: number) => number;
 export class JitRegion {
   dead = false;
   /**
-   * Per static exit, the region last found at its target, valid while `gens` holds the fetch
-   * generation it was found in (the run loop's: a new one at every TLB flush and every run), so a
-   * link never outlives the translation it was made under; a dead target is never entered.
+   * Per exit, the region last found at its target, valid while `gens` holds the fetch generation it
+   * was found in (a new one at every TLB flush, see RegionChain), so a link never outlives the
+   * translation it was made under; a dead target is never entered. Static exits come first; the
+   * last link ({@link dynamic}) is for every other exit, and holds for one target, `dynLo:dynHi`.
    */
   readonly links: (JitRegion | null)[];
   readonly gens: Float64Array;
+  /** Index of the link of exits whose target the code does not know (a ret, an indirect branch, a gate's). */
+  readonly dynamic: number;
+  dynLo = 0;
+  dynHi = 0;
   constructor(
     readonly owner: PageJit,
     /** Offset of the entry on the page. */
@@ -35,9 +41,16 @@ export class JitRegion {
     readonly ranges: Int32Array,
     /** Static exits of its code. */
     exits = 0,
+    /**
+     * A gate region: the gate at `entry` (no code; the chain asks the host's gate hook, as the run
+     * loop does, and goes on where the host moved RIP). `n` is 1: a gate is reached only with budget
+     * for an instruction left.
+     */
+    readonly gate: Insn | null = null,
   ) {
-    this.links = new Array<JitRegion | null>(exits).fill(null);
-    this.gens = new Float64Array(exits);
+    this.dynamic = exits;
+    this.links = new Array<JitRegion | null>(exits + 1).fill(null);
+    this.gens = new Float64Array(exits + 1);
   }
 
   /** Whether bytes [offset, offset+length) overlap the region's code. */

@@ -1,0 +1,163 @@
+import type { Insn } from '../insn.js';
+import { mappingEpoch } from '../mapping-epoch.js';
+import type { JitStats } from './block-compiler.js';
+import type { JitRegion } from './jit-region.js';
+
+/** What a chain of regions reads of the CPU between regions (and hands a gate's host hook). */
+export interface ChainCpu {
+  readonly retiredCount: number;
+  readonly virtualCount: number;
+  readonly attention: number;
+  readonly tlbFlushes: number;
+  readonly flags: number;
+  readonly ripLo: number;
+  readonly ripHi: number;
+}
+
+/** The host's answer at a gate (see `Cpu.gateHook`): true when it ran in place and moved RIP. */
+export type GateHook<C> = (cpu: C, gate: Insn) => boolean;
+
+/** Why a chain stopped, when the run loop has more to do than look up the next region. */
+export const ChainStop = {
+  /** Nothing: the loop goes on at RIP. */
+  None: 0,
+  /** A gate the host did not run in place: the run exits with reason `gate` there. */
+  GateExit: 1,
+  /**
+   * A gate the host ran in place with effects the loop must see: guest code ran (a nested run), the
+   * TLB was flushed or the mappings changed, TF was set, or something needs attention.
+   */
+  GateHandled: 2,
+} as const;
+
+/**
+ * A new fetch generation: the run loop takes one whenever the CPU's fetch translations may have
+ * changed (a TLB flush); links between regions made under another are void. Global, so no two CPUs
+ * share one.
+ */
+let generation = 0;
+export function nextGeneration(): number {
+  return ++generation;
+}
+
+/**
+ * Runs compiled regions one after another without the run loop: a region's exit leads straight to
+ * the region last found at its target (its link), as QEMU's TB chaining does. Each CPU has one.
+ * @see QEMU accel/tcg: tb_add_jump() for the idea (no code taken from it)
+ */
+export class RegionChain {
+  /**
+   * The fetch generation this CPU's links are made and followed in, renewed by the run loop whenever
+   * `flushes` (the CPU's TLB flush count it was taken at) is behind.
+   */
+  gen = 0;
+  flushes = -1;
+  /** Why the last {@link enter} stopped (a {@link ChainStop}); the run loop reads and clears it. */
+  stop: number = ChainStop.None;
+  /** The exit the last chain stopped at without a link, to link once the loop finds its target. */
+  private lastRegion: JitRegion | null = null;
+  private lastExit = 0;
+  private lastGen = 0;
+  private lastRetired = 0;
+  private lastLo = 0;
+  private lastHi = 0;
+
+  constructor(private readonly stats: JitStats) {}
+
+  /**
+   * Runs `region` (found by the run loop at RIP, its entry block within `avail`), then, while
+   * nothing needs the loop's attention, the regions linked at its exits, each while `avail`
+   * instructions cover its entry block. Returns the instructions retired. A chain is exact because
+   * each region is, and it stops wherever the loop would do more than look up the next region: a
+   * TLB flush or pending interrupt raises `attention`; a killed region is dead; a new generation
+   * voids every link (and links made by another CPU, whose generations are never this one's); a
+   * link of an exit whose target is not in the code (a ret, an indirect branch, after a gate) holds
+   * for the one target it was made for.
+   */
+  enter<C extends ChainCpu>(cpu: C, region: JitRegion, avail: number, hook: GateHook<C> | null): number {
+    const start = cpu.retiredCount;
+    const gen = this.gen;
+    // Step 1: the last chain stopped at an exit whose target is this region: link them, if nothing
+    // ran in between (the same count and RIP) under the same translation.
+    const last = this.lastRegion;
+    if (last !== null) {
+      if (
+        this.lastGen === gen &&
+        this.lastRetired === start &&
+        this.lastLo === cpu.ripLo &&
+        this.lastHi === cpu.ripHi &&
+        !last.dead
+      ) {
+        last.links[this.lastExit] = region;
+        last.gens[this.lastExit] = gen;
+        if (this.lastExit === last.dynamic) {
+          last.dynLo = cpu.ripLo;
+          last.dynHi = cpu.ripHi;
+        }
+      }
+      this.lastRegion = null;
+    }
+    // Step 2: run the region, and the regions linked at its exits.
+    const stats = this.stats;
+    let r = region;
+    let left = avail;
+    for (;;) {
+      let x: number;
+      const gate = r.gate;
+      if (gate === null) {
+        const before = cpu.retiredCount;
+        x = r.fn(cpu, left);
+        left -= cpu.retiredCount - before;
+        stats.entries++;
+        if (cpu.attention !== 0) break;
+        if (x < 0) x = r.dynamic;
+      } else {
+        // A gate is no instruction: the host runs in place (or not), as in the run loop.
+        const retired = cpu.retiredCount;
+        const virtual = cpu.virtualCount;
+        const flushes = cpu.tlbFlushes;
+        const epoch = mappingEpoch.value;
+        stats.gates++;
+        if (hook === null || !hook(cpu, gate)) {
+          this.stop = ChainStop.GateExit;
+          break;
+        }
+        if (
+          cpu.retiredCount !== retired ||
+          cpu.virtualCount !== virtual ||
+          cpu.tlbFlushes !== flushes ||
+          mappingEpoch.value !== epoch ||
+          cpu.attention !== 0 ||
+          cpu.flags & 0x100
+        ) {
+          this.stop = ChainStop.GateHandled;
+          break;
+        }
+        x = r.dynamic;
+      }
+      const next = r.links[x];
+      if (
+        next === null ||
+        next.dead ||
+        r.gens[x] !== gen ||
+        (x === r.dynamic && (r.dynLo !== cpu.ripLo || r.dynHi !== cpu.ripHi))
+      ) {
+        // Step 3: no link yet (or a stale one): remember the exit for Step 1.
+        this.lastRegion = r;
+        this.lastExit = x;
+        this.lastGen = gen;
+        this.lastRetired = cpu.retiredCount;
+        this.lastLo = cpu.ripLo;
+        this.lastHi = cpu.ripHi;
+        break;
+      }
+      if (next.n > left) break;
+      stats.chained++;
+      r = next;
+    }
+    stats.exits++;
+    const done = cpu.retiredCount - start;
+    stats.retired += done;
+    return done;
+  }
+}
