@@ -170,14 +170,14 @@ export class Cpu extends CpuTraps implements CpuApi {
           if (page.code !== null) {
             const pj = page.jit as PageJit | null;
             const off = lo & 0xfff;
-            let region = pj === null ? null : pj.entries[off];
+            let region = pj === null ? null : pj.entry(off);
             // How often a head was reached lives in one small table per CPU (collisions only move
             // a compile earlier): a page gets its table of regions only once something is compiled.
             if (region === null && ++jit.heat[(lo ^ (lo >>> 12) ^ this.ripHi) & 4095] >= jit.threshold) {
               jit.heat[(lo ^ (lo >>> 12) ^ this.ripHi) & 4095] = 0;
               const table = pj ?? jit.pageJit(page);
               jit.compile(page, table, lo & -4096, this.ripHi, off);
-              region = table.entries[off];
+              region = table.entry(off);
             }
             // `left + 1` instructions fit both budgets (see below): the region, and those it chains
             // into, get that much.
