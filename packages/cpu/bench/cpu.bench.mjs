@@ -6,7 +6,9 @@
 // for both engines side by side: the interpreter (`jit: false`) and the block compiler (`jit: true`).
 // Every workload runs twice per engine: round 1 is the (timed) warm-up, printed as the cold figure (for
 // the compiler: compile time included); round 2 is the steady state. Then where the compiler's time
-// went. Needs a build (`tsc -b`): it imports ../dist/index.js. Options: --only <substring>.
+// went. Needs a build (`tsc -b`): it imports ../dist/index.js. Options: --only <substring>; --rounds N
+// (N > 2) runs the compiler's machine N - 2 rounds more and prints each (V8 still optimizes the
+// generated code during round 2: later rounds show where it settles).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,12 +167,13 @@ function round(machine) {
 }
 
 const mips = (retired, ns) => retired / (ns / 1e3);
+const rounds = process.argv.includes('--rounds') ? Number(process.argv[process.argv.indexOf('--rounds') + 1]) : 2;
 /** Round 1 (cold: a fresh CPU, empty decode caches, nothing compiled) then round 2 (steady state). */
 function engine(jit) {
   const machine = makeMachine(jit);
   const cold = round(machine);
   const steady = round(machine);
-  return { cold, steady, stats: machine.cpu.jit?.stats };
+  return { machine, cold, steady, stats: { ...machine.cpu.jit?.stats } };
 }
 const interp = engine(false);
 const jit = engine(true);
@@ -220,6 +223,15 @@ const retiredAll = total.jc.retired + total.js.retired;
 console.log(
   `compiler, both rounds: ${st.compiled} regions compiled (${st.generated} from new source) in ${st.compileMs.toFixed(1)} ms (generating the JS and new Function; V8's own optimization of them is not in it), ${st.refused} heads refused, ${st.evicted} evicted; ${st.entries.toLocaleString('en-US')} regions run, ${st.chained.toLocaleString('en-US')} of them chained straight from another, ${st.exits.toLocaleString('en-US')} returns to the run loop, ${((st.retired / retiredAll) * 100).toFixed(2)}% of instructions retired in compiled code, ${(retiredAll - st.retired).toLocaleString('en-US')} interpreted`,
 );
+
+for (let r = 3; r <= rounds; r++) {
+  const rows = round(jit.machine);
+  const t = sum();
+  for (const row of rows) add(t, row.emulated);
+  console.log(
+    `compiler, round ${r}: ${tm(t)} MIPS (${(t.ns / total.native).toFixed(1)}× native); ${rows.map((row) => `${row.w.name.split('/')[0]} ${mips(row.emulated.retired, row.emulated.ns).toFixed(0)}`).join(', ')}`,
+  );
+}
 
 // Bounded compiled code. (1) A hot loop whose immediate is rewritten 20,000 times: each write kills the
 // region compiled from it; a page whose regions were killed 64 times is no longer compiled. (2) 2,000
