@@ -1,5 +1,6 @@
 import { stateHash } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
+import type { Kprobe } from '../src/core/kprobe.js';
 import type { Kretprobe } from '../src/core/kretprobe.js';
 import { kprobesCore } from '../src/kprobes.js';
 import { bootWithKprobes } from './support/machine.js';
@@ -50,4 +51,55 @@ describe('kprobes and machine snapshots', () => {
       expect(first.counts.r).toBeGreaterThan(0);
     },
   );
+
+  it('should hold the registrations: a probe registered after the snapshot is gone once it is restored, one unregistered since is back', () => {
+    const { m, k } = bootWithKprobes(1, 700);
+    let early = 0;
+    let late = 0;
+    const kp: Kprobe = {
+      symbolName: 'do_sys_open',
+      preHandler: () => {
+        early++;
+        return 0;
+      },
+    };
+    const rp: Kretprobe = { kp: { symbolName: 'do_sys_open' }, handler: () => {} };
+    k.registerKprobe(kp);
+    const snap = m.snapshot();
+    const addr = kp.addr!;
+    const lateKp: Kprobe = {
+      symbolName: 'ksys_read',
+      preHandler: () => {
+        late++;
+        return 0;
+      },
+    };
+    k.registerKprobe(lateKp);
+    k.registerKretprobe(rp);
+    k.unregisterKprobe(kp);
+    expect(
+      kprobesCore(k)
+        .get(addr)
+        ?.children.map((c) => c.kp),
+    ).toEqual([rp.kp]);
+    m.restore(snap);
+    // Registered again as at the snapshot (the restored memory holds its int3); the later ones are not.
+    expect(kp.addr).toBe(addr);
+    expect(lateKp.addr).toBeUndefined();
+    expect(
+      kprobesCore(k)
+        .get(addr)
+        ?.children.map((c) => c.kp),
+    ).toEqual([kp]);
+    expect(k.debugfs.list()).not.toContain('ksys_read');
+    expect(kprobesCore(k).stateOf(rp.kp)).toBeUndefined();
+    const t = m.spawn(['cat', '/etc/motd']);
+    m.run({ until: () => t.exited });
+    expect(early).toBeGreaterThan(0);
+    expect(late).toBe(0);
+    // Registering the later probes again works, as it did the first time.
+    k.registerKprobe(lateKp);
+    k.registerKretprobe(rp);
+    expect(lateKp.addr).toBeDefined();
+  });
 });

@@ -83,6 +83,25 @@ export class Jprobes {
     this.k.unregisterKprobe(jp.kp);
   }
 
+  /** The registered jprobes with their handlers, for snapshots (by identity). */
+  save(): unknown {
+    return Object.freeze([...this.registered].map((jp) => Object.freeze([jp, jp.kp.preHandler!, jp.kp.breakHandler!])));
+  }
+
+  /** Restores {@link save}'s registrations (a jprobe registered since is no longer registered). */
+  restore(state: unknown): void {
+    this.registered.clear();
+    for (const [jp, pre, brk] of state as readonly (readonly [
+      Jprobe,
+      NonNullable<Kprobe['preHandler']>,
+      NonNullable<Kprobe['breakHandler']>,
+    ])[]) {
+      this.registered.add(jp);
+      jp.kp.preHandler = pre;
+      jp.kp.breakHandler = brk;
+    }
+  }
+
   /** `setjmp_pre_handler`. */
   private setjmp(jp: Jprobe, regs: PtRegs): number {
     const m = this.m;

@@ -17,6 +17,12 @@ import { KprobeOptimizer } from './optimizer.js';
 import { type ProbeKind, ProbeSite, ProbeState } from './probe-site.js';
 import { ProbeTable } from './probe-table.js';
 
+/** kprobes' registrations at a snapshot ({@link KprobesCore.saveRegistrations}). */
+export interface RegistrationsState {
+  readonly sites: readonly (readonly [ProbeSite, readonly ProbeState[]])[];
+  readonly registered: readonly (readonly [Kprobe, ProbeState, bigint | undefined])[];
+}
+
 /** Priority of kprobes' die notifier: first in the chain, as `kprobe_exceptions_nb` is. */
 export const KPROBES_NOTIFIER_PRIORITY = 0x7fffffff;
 
@@ -77,7 +83,7 @@ export class KprobesCore implements KprobesArchHost {
     });
     this.kretprobes = new Kretprobes(host, this, this.arch.text);
     this.jprobes = new Jprobes(host, this, this.arch.text);
-    registerKprobesSnapshot(host, this, this.kretprobes, this.arch, this.optimizer);
+    registerKprobesSnapshot(host, this, this.kretprobes, this.jprobes, this.arch, this.optimizer);
     m.modules.onModule((state, mod) => {
       if (state === ModuleState.COMING) this.blacklist.addModule(mod);
       if (state !== ModuleState.GOING) return;
@@ -320,6 +326,36 @@ export class KprobesCore implements KprobesArchHost {
   /** kprobes' record of every registered probe, in registration order. */
   probeStates(): IterableIterator<ProbeState> {
     return this.registered.values();
+  }
+
+  /**
+   * The registrations as they are now, for snapshots: every site with its probes (newest first) and
+   * every registered probe with its record and its `addr`, all by identity.
+   */
+  saveRegistrations(): RegistrationsState {
+    return Object.freeze({
+      sites: Object.freeze([...this.table.values()].map((site) => Object.freeze([site, [...site.children]] as const))),
+      registered: Object.freeze([...this.registered].map(([p, st]) => Object.freeze([p, st, p.addr] as const))),
+    });
+  }
+
+  /**
+   * Puts the registrations of {@link saveRegistrations} back, touching no memory (a snapshot's restore
+   * brings the bytes back, armed or not); a probe registered since has its `addr` cleared, as
+   * unregistration does.
+   */
+  restoreRegistrations(s: RegistrationsState): void {
+    for (const p of this.registered.keys()) p.addr = undefined;
+    for (const site of [...this.table.values()]) this.table.remove(site);
+    this.registered.clear();
+    for (const [site, children] of s.sites) {
+      site.children.splice(0, site.children.length, ...children);
+      this.table.add(site);
+    }
+    for (const [p, st, addr] of s.registered) {
+      this.registered.set(p, st);
+      p.addr = addr;
+    }
   }
 
   /** Restores the global switch without arming anything (snapshot restore: memory is restored too). */

@@ -7,6 +7,8 @@ import type { OptimizerState } from './optimizer-state.js';
 
 /** kprobes' dynamic state at a snapshot: what a hit in progress or a return in flight depends on. */
 export interface KprobesState {
+  /** What is registered where (restored first: the rest refers to it). */
+  readonly registrations: unknown;
   readonly kcb: readonly ControlBlock[];
   readonly counters: readonly (readonly [Kprobe, number | undefined, number | undefined])[];
   readonly armed: readonly (readonly [bigint, boolean, boolean])[];
@@ -20,6 +22,8 @@ export interface KprobesState {
 /** What the snapshot reads and restores of the core besides its parts. */
 export interface KprobesSnapshotHost extends Pick<KprobesArchHost, 'kcb' | 'sites' | 'get'> {
   readonly allArmed: boolean;
+  saveRegistrations(): unknown;
+  restoreRegistrations(s: unknown): void;
   registeredProbes(): IterableIterator<Kprobe>;
   restoreAllArmed(on: boolean): void;
 }
@@ -33,18 +37,22 @@ interface Saves<S> {
 /**
  * Registers kprobes' snapshot provider on its machine, so that restoring a machine snapshot (seeking
  * in a replay) also restores the per-CPU control blocks, kretprobe instances in flight, `nmissed`
- * counters and which addresses are armed. Registrations themselves are inputs: they are not part of it.
+ * counters, which addresses are armed, and the registrations themselves (kprobes, kretprobes, jprobes):
+ * a probe registered after the snapshot is no longer registered once it is restored, and one
+ * unregistered since is registered again, as the restored memory (int3 or original bytes) says.
  */
 export function registerKprobesSnapshot(
   host: Pick<KprobesHost, 'registerSnapshotProvider'>,
   k: KprobesSnapshotHost,
   kretprobes: Saves<unknown>,
+  jprobes: Saves<unknown>,
   arch: Pick<KprobesArch, 'save' | 'restore'>,
   optimizer: Pick<KprobeOptimizer, 'save' | 'restore'>,
 ): void {
   host.registerSnapshotProvider('kprobes', {
     save: (): KprobesState =>
       Object.freeze({
+        registrations: Object.freeze([k.saveRegistrations(), jprobes.save()]),
         kcb: k.kcb.map((c) => c.copy()),
         counters: [...k.registeredProbes()].map((p) => [p, p.nmissed, p.flags] as const),
         armed: [...k.sites()].map((s) => [s.addr, s.armed, s.gone] as const),
@@ -56,6 +64,9 @@ export function registerKprobesSnapshot(
     restore: (state) => {
       if (state === undefined) return;
       const s = state as KprobesState;
+      const [registrations, jp] = s.registrations as readonly [unknown, unknown];
+      k.restoreRegistrations(registrations);
+      jprobes.restore(jp);
       for (let i = 0; i < s.kcb.length; i++) k.kcb[i].assign(s.kcb[i]);
       for (const [p, nmissed, flags] of s.counters) {
         p.nmissed = nmissed;

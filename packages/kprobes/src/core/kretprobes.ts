@@ -181,31 +181,46 @@ export class Kretprobes {
   }
 
   /**
-   * Instances in flight and free, for snapshots (instances are copied with their owning registration;
-   * kretprobes and registrations kept by identity).
+   * Registrations, instances in flight and free, for snapshots (instances are copied with their owning
+   * registration; kretprobes and registrations kept by identity, with the entry handler that serves
+   * each: a kretprobe registered again since has another).
    */
   save(): unknown {
     const copy = (ri: Inst) => ri.copy();
     return {
       inFlight: [...this.inFlight].map(([pid, list]) => [pid, list.map(copy)] as const),
-      free: [...this.states].map(([rp, st]) => [rp, st.free.map(copy), rp.nmissed] as const),
+      states: [...this.states].map(
+        ([rp, st]) => [rp, st, st.free.map(copy), rp.nmissed, st.site, st.unregistered, rp.kp.preHandler!] as const,
+      ),
     };
   }
 
-  /** Restores {@link save}'s state. */
+  /** Restores {@link save}'s state: a kretprobe registered since is no longer registered. */
   restore(state: unknown): void {
     const s = state as {
       inFlight: readonly (readonly [number, readonly Inst[]])[];
-      free: readonly (readonly [Kretprobe, readonly Inst[], number | undefined])[];
+      states: readonly (readonly [
+        Kretprobe,
+        RpState,
+        readonly Inst[],
+        number | undefined,
+        ProbeSite | undefined,
+        boolean,
+        NonNullable<Kprobe['preHandler']>,
+      ])[];
     };
     const revive = (ri: Inst) => ri.copy();
     this.inFlight.clear();
     for (const [pid, list] of s.inFlight) this.inFlight.set(pid, list.map(revive));
-    for (const [rp, free, nmissed] of s.free) {
-      const st = this.states.get(rp);
-      if (!st) continue;
+    for (const st of this.states.values()) st.unregistered = true;
+    this.states.clear();
+    for (const [rp, st, free, nmissed, site, unregistered, pre] of s.states) {
       st.free.splice(0, st.free.length, ...free.map(revive));
+      st.site = site;
+      st.unregistered = unregistered;
       rp.nmissed = nmissed;
+      rp.kp.preHandler = pre;
+      this.states.set(rp, st);
     }
   }
 
