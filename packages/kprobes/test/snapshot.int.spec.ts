@@ -102,4 +102,17 @@ describe('kprobes and machine snapshots', () => {
     k.registerKretprobe(rp);
     expect(lateKp.addr).toBeDefined();
   });
+
+  it('should hold the instruction slots: registering after restoring a snapshot from before the first probe takes a slot of a new page again', () => {
+    const { m, k } = bootWithKprobes(1, 700);
+    const snap = m.snapshot();
+    const first: Kprobe = { symbolName: 'do_sys_open', preHandler: () => 0 };
+    k.registerKprobe(first);
+    const hash = stateHash(m);
+    m.restore(snap);
+    expect(first.addr).toBeUndefined();
+    const again: Kprobe = { symbolName: 'do_sys_open', preHandler: () => 0 };
+    k.registerKprobe(again);
+    expect(stateHash(m)).toBe(hash);
+  });
 });

@@ -47,6 +47,16 @@ export class GarbageSlots {
     return freed.length;
   }
 
+  /** The slots waiting, for snapshots. */
+  save(): readonly DirtySlot[] {
+    return Object.freeze([...this.dirty]);
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(s: readonly DirtySlot[]): void {
+    this.dirty = [...s];
+  }
+
   /** Slots waiting for the CPUs to leave them. */
   get nrGarbage(): number {
     return this.dirty.length;

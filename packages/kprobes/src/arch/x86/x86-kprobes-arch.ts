@@ -1,10 +1,12 @@
 import type { PtRegs } from '@int3/kernel';
 import type { KprobesArch, KprobesArchHost, KprobesTextLayout, OptimizedDetour } from '../../core/arch.js';
 import type { BlacklistEntry } from '../../core/blacklist-entry.js';
+import type { InsnSlotsState } from '../../core/insn-slots.js';
 import type { KprobesHost } from '../../core/kprobes-host.js';
 import type { ProbeSite } from '../../core/probe-site.js';
 import { recoverProbedByte } from './common.js';
 import { X86Kprobes } from './core.js';
+import type { GarbageSlots } from './garbage-slots.js';
 import type { BoostSnapshot } from './kprobe-booster.js';
 import { X86Optprobes, type X86OptprobesState } from './opt.js';
 
@@ -12,6 +14,9 @@ import { X86Optprobes, type X86OptprobesState } from './opt.js';
 interface X86ArchState {
   readonly boost: BoostSnapshot;
   readonly opt: X86OptprobesState;
+  /** The instruction slots in use and those waiting to be freed (a registration owns one). */
+  readonly slots: InsnSlotsState;
+  readonly garbage: ReturnType<GarbageSlots['save']>;
 }
 
 /**
@@ -124,13 +129,20 @@ export class X86KprobesArch implements KprobesArch {
   }
 
   save(): X86ArchState {
-    return Object.freeze({ boost: this.kprobes.booster.save(), opt: this.opt.save() });
+    return Object.freeze({
+      boost: this.kprobes.booster.save(),
+      opt: this.opt.save(),
+      slots: this.kprobes.slots.save(),
+      garbage: this.kprobes.booster.garbage.save(),
+    });
   }
 
   restore(state: unknown): void {
     const s = state as X86ArchState;
     this.kprobes.booster.restore(s.boost);
     this.opt.restore(s.opt);
+    this.kprobes.slots.restore(s.slots);
+    this.kprobes.booster.garbage.restore(s.garbage);
   }
 
   /** The x86 parts, for this package's tests: instruction slots, the booster, detour slots. */
