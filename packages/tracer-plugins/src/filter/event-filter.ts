@@ -35,6 +35,16 @@ export class EventFilter {
 
   constructor(private readonly fields: readonly FieldDescriptor[]) {}
 
+  /** The text and the compiled predicate (immutable), for a machine snapshot. */
+  save(): readonly [string | undefined, FilterPredicate | undefined] {
+    return Object.freeze([this.text, this.compiled] as const);
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(s: readonly [string | undefined, FilterPredicate | undefined]): void {
+    [this.text, this.compiled] = s;
+  }
+
   /** The active predicate, or undefined when there is none (everything passes). */
   get predicate(): FilterPredicate | undefined {
     return this.compiled;

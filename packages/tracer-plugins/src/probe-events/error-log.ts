@@ -34,6 +34,16 @@ export class ErrorLog {
     this.#entries.push(Object.freeze({ ...entry }));
   }
 
+  /** The entries (each frozen), for a machine snapshot. */
+  save(): readonly ErrorLogEntry[] {
+    return Object.freeze([...this.#entries]);
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(s: readonly ErrorLogEntry[]): void {
+    this.#entries.splice(0, this.#entries.length, ...s);
+  }
+
   /** Empties the log, as a truncating write (`echo > error_log`) does. @see clear_tracing_err_log() */
   clear(): void {
     this.#entries.length = 0;

@@ -20,6 +20,18 @@ export interface RingBufferStats {
   readonly readEvents: number;
 }
 
+/** Bytes per piece of a {@link RingBuffer}'s storage that snapshots share while it is unchanged. */
+const SNAPSHOT_CHUNK_SHIFT = 12;
+const SNAPSHOT_CHUNK = 1 << SNAPSHOT_CHUNK_SHIFT;
+
+/** A {@link RingBuffer} at a snapshot: its counters, and its storage as pieces shared between snapshots. */
+export interface RingBufferState {
+  readonly capacity: number;
+  readonly counters: readonly number[];
+  readonly flags: readonly boolean[];
+  readonly chunks: readonly Uint8Array[];
+}
+
 /**
  * One CPU's ring buffer: a single preallocated ArrayBuffer holding binary records back to back
  * (`[u32 length][f64 ts][payload]`, 4-byte aligned). When a record does not fit before the end, the
@@ -56,6 +68,9 @@ export class RingBuffer {
   private reserving = false;
   private reservedSize = 0;
   private readonly event = new RingBufferEvent();
+  /** The pieces of the storage the last save or restore holds, and which of them were written since. */
+  private saved: readonly Uint8Array[] = [];
+  private dirty = new Uint8Array(0);
 
   constructor(capacity: number) {
     this.allocate(capacity);
@@ -142,7 +157,10 @@ export class RingBuffer {
           this.head = this.tail = 0;
           continue;
         }
-        if (this.tail < this.storage.length) this.dataView.setUint32(this.tail, RB_PADDING, true);
+        if (this.tail < this.storage.length) {
+          this.dataView.setUint32(this.tail, RB_PADDING, true);
+          this.dirty[this.tail >>> SNAPSHOT_CHUNK_SHIFT] = 1;
+        }
         this.tail = 0;
         this.wrapped = true;
       } else {
@@ -170,6 +188,12 @@ export class RingBuffer {
   commit(): void {
     if (!this.reserving) throw new Error('RingBuffer.commit: nothing reserved');
     const ev = this.event;
+    for (
+      let c = this.tail >>> SNAPSHOT_CHUNK_SHIFT, last = (this.tail + this.reservedSize - 1) >>> SNAPSHOT_CHUNK_SHIFT;
+      c <= last;
+      c++
+    )
+      this.dirty[c] = 1;
     this.dataView.setUint32(this.tail, ev.length, true);
     this.dataView.setFloat64(this.tail + 4, ev.ts, true);
     this.tail += this.reservedSize;
@@ -252,12 +276,71 @@ export class RingBuffer {
     this.reset();
   }
 
+  /**
+   * The buffer as it is now, for a machine snapshot: the counters, and the storage in pieces of 4 KiB,
+   * each piece no record was written to since the last save shared with that save (so snapshots of
+   * a buffer that fills slowly cost what was written between them).
+   */
+  save(): RingBufferState {
+    const chunks: Uint8Array[] = [];
+    for (let c = 0, at = 0; at < this.storage.length; c++, at += SNAPSHOT_CHUNK) {
+      const kept = this.saved[c];
+      chunks.push(kept !== undefined && this.dirty[c] === 0 ? kept : this.storage.slice(at, at + SNAPSHOT_CHUNK));
+    }
+    this.saved = chunks;
+    this.dirty.fill(0);
+    return Object.freeze({
+      capacity: this.storage.length,
+      counters: Object.freeze([
+        this.head,
+        this.tail,
+        this.written,
+        this.overrunCount,
+        this.readCount,
+        this.droppedCount,
+        this.usedBytes,
+        this.lastTs,
+        this.lastOverrun,
+      ]),
+      flags: Object.freeze([this.overwrite, this.wrapped]),
+      chunks: Object.freeze(chunks),
+    });
+  }
+
+  /**
+   * Puts the buffer back as {@link save} found it. Readers' positions are void after it (the
+   * generation changes), as after a reset.
+   */
+  restore(s: RingBufferState): void {
+    if (s.capacity !== this.storage.length) this.allocate(s.capacity);
+    for (let c = 0; c < s.chunks.length; c++) this.storage.set(s.chunks[c], c * SNAPSHOT_CHUNK);
+    [
+      this.head,
+      this.tail,
+      this.written,
+      this.overrunCount,
+      this.readCount,
+      this.droppedCount,
+      this.usedBytes,
+      this.lastTs,
+      this.lastOverrun,
+    ] = s.counters;
+    [this.overwrite, this.wrapped] = s.flags;
+    this.reserving = false;
+    this.generationCount++;
+    this.saved = s.chunks;
+    this.dirty.fill(0);
+  }
+
   private allocate(capacity: number): void {
     if (!Number.isInteger(capacity) || capacity < RB_EVENT_HEADER_SIZE || capacity % 4 !== 0) {
       throw new RangeError(`RingBuffer: capacity ${capacity} must be a multiple of 4 of at least 12 bytes`);
     }
     this.storage = new Uint8Array(new ArrayBuffer(capacity));
     this.dataView = new DataView(this.storage.buffer);
+    // A new storage shares nothing with the pieces saved before.
+    this.saved = [];
+    this.dirty = new Uint8Array(Math.ceil(capacity / SNAPSHOT_CHUNK));
   }
 
   private evictOldest(): void {

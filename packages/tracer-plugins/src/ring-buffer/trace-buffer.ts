@@ -1,4 +1,4 @@
-import { RingBuffer } from './ring-buffer.js';
+import { RingBuffer, type RingBufferState } from './ring-buffer.js';
 import { RingBufferEvent } from './ring-buffer-event.js';
 import { TraceIterator } from './trace-iterator.js';
 
@@ -188,6 +188,41 @@ export class TraceBuffer {
     ev.cpu = best;
     return ev;
   }
+
+  /** The buffer as it is now, for a machine snapshot (each ring's storage shared while unchanged). */
+  save(): TraceBufferState {
+    return Object.freeze({
+      tracingOn: this.tracingOn,
+      sizeKb: this.sizeKb,
+      rings: Object.freeze(this.rings.map((r) => Object.freeze([r, r.save()] as const))),
+    });
+  }
+
+  /** Puts the buffer back as {@link save} found it (readers' positions are void after it). */
+  restore(s: TraceBufferState): void {
+    this.tracingOn = s.tracingOn;
+    this.sizeKb = s.sizeKb;
+    this.rings = s.rings.map(([ring, state]) => {
+      ring.restore(state);
+      return ring;
+    });
+  }
+
+  /**
+   * Consumes, without returning them, the records of `cpu` numbered below `seq` (the records a reader
+   * took once already: a snapshot's restore and the re-run since brought them back).
+   */
+  consumeBefore(cpu: number, seq: number): void {
+    const ring = this.cpu(cpu);
+    while (ring.entries > 0 && ring.headSeq < seq) ring.consume(this.pipeEvent);
+  }
+}
+
+/** A {@link TraceBuffer} at a snapshot: its switch, its size and each CPU's ring (by identity: swaps move them). */
+export interface TraceBufferState {
+  readonly tracingOn: boolean;
+  readonly sizeKb: number;
+  readonly rings: readonly (readonly [RingBuffer, RingBufferState])[];
 }
 
 function checkSizeKb(kb: number): number {

@@ -1,4 +1,5 @@
 import { KprobeError } from '@int3/kprobes';
+import type { EventFilter } from '../filter/event-filter.js';
 import { checkAppendProbe } from '../probe-events/compare-probes.js';
 import type { ErrorLog } from '../probe-events/error-log.js';
 import { parseProbeLine } from '../probe-events/parse-probe-line.js';
@@ -9,11 +10,13 @@ import { registrationError } from '../probe-events/registration-error.js';
 import { resolveSymbols, type SymbolLookup } from '../probe-events/resolve-symbols.js';
 import { splitCommandLines } from '../probe-events/split-command-lines.js';
 import { matchesRemoval, traceKprobeShow } from '../probe-events/trace-kprobe-show.js';
+import type { TriggerState } from '../triggers/event-triggers.js';
 import type { TriggerContext } from '../triggers/trigger-context.js';
 import type { MachineView } from '../view/machine-view.js';
 import type { ProbeSink } from './probe-sink.js';
+import type { TraceEventFile } from './trace-event-file.js';
 import { type TraceFsErrnoName, TraceFsError } from './trace-fs-error.js';
-import { TraceKprobe } from './trace-kprobe.js';
+import { TraceKprobe, type TraceKprobeState } from './trace-kprobe.js';
 import { TraceKprobeEvent } from './trace-kprobe-event.js';
 
 /**
@@ -39,6 +42,20 @@ export interface KprobeEventsDeps {
 function errnoOf(e: ProbeParseError): TraceFsErrnoName {
   // -ECANCELED (not a kprobe command) reaches user space as -EINVAL.
   return e.errnoName === 'ECANCELED' ? 'EINVAL' : (e.errnoName as TraceFsErrnoName);
+}
+
+/** {@link KprobeEvents} at a machine snapshot. */
+export interface KprobeEventsState {
+  readonly probes: readonly (readonly [TraceKprobe, TraceKprobeState])[];
+  readonly events: readonly (readonly [
+    string,
+    TraceKprobeEvent,
+    readonly TraceKprobe[],
+    ReturnType<TraceEventFile['save']>,
+    ReturnType<EventFilter['save']>,
+    readonly TriggerState[],
+  ])[];
+  readonly nextId: number;
 }
 
 /**
@@ -82,6 +99,52 @@ export class KprobeEvents {
         this.deps.view.printk(4, `Failed to re-register probe ${p.def.event} on ${module}: ${-e.errno}`);
       }
     }
+  }
+
+  /**
+   * The definitions as they are now, for a machine snapshot: the probes and events by identity, and
+   * each one's state (hit counts; enable flags, filter, triggers).
+   */
+  save(): KprobeEventsState {
+    return Object.freeze({
+      probes: Object.freeze(this.probes.map((p) => Object.freeze([p, p.save()] as const))),
+      events: Object.freeze(
+        [...this.#events].map(([key, ev]) =>
+          Object.freeze([
+            key,
+            ev,
+            Object.freeze([...ev.probes]),
+            ev.file.save(),
+            ev.filter.save(),
+            ev.triggers.save(),
+          ] as const),
+        ),
+      ),
+      nextId: this.#nextId,
+    });
+  }
+
+  /**
+   * Puts the definitions back as {@link save} found them: a probe defined since is gone, one removed
+   * since is back, as kprobes' own snapshot (restored before this one) has them registered or not.
+   */
+  restore(s: KprobeEventsState): void {
+    this.probes.splice(0, this.probes.length);
+    for (const [p, state] of s.probes) {
+      p.restore(state);
+      this.probes.push(p);
+    }
+    this.#events.clear();
+    this.#byId.clear();
+    for (const [key, ev, probes, file, filter, triggers] of s.events) {
+      ev.probes.splice(0, ev.probes.length, ...probes);
+      ev.triggers.restore(triggers);
+      ev.file.restore(file);
+      ev.filter.restore(filter);
+      this.#events.set(key, ev);
+      this.#byId.set(ev.id, ev);
+    }
+    this.#nextId = s.nextId;
   }
 
   /** Events in creation order. */

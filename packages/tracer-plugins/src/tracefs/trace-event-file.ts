@@ -34,6 +34,16 @@ export class TraceEventFile {
 
   constructor(private readonly arm: (on: boolean) => void) {}
 
+  /** The flags and the soft and trigger reference counts, for a machine snapshot. */
+  save(): readonly [number, number, number] {
+    return Object.freeze([this.flags, this.#smRef, this.#tmRef] as const);
+  }
+
+  /** Puts back what {@link save} returned, arming nothing (kprobes' own snapshot holds the kprobes). */
+  restore(s: readonly [number, number, number]): void {
+    [this.flags, this.#smRef, this.#tmRef] = s;
+  }
+
   /** True when the event's probes are armed (really or softly). */
   get enabled(): boolean {
     return (this.flags & EventFileFlag.ENABLED) !== 0;

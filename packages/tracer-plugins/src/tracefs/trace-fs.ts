@@ -7,7 +7,7 @@ import { TraceFormatter } from '../trace-output/trace-formatter.js';
 import { KERNEL_STACK_EVENT, TRACE_STACK } from '../triggers/kernel-stack-event.js';
 import { KernelStackWriter } from '../triggers/kernel-stack-writer.js';
 import { SnapshotBuffer, snapshotHelp } from '../triggers/snapshot-buffer.js';
-import type { TriggerContext } from '../triggers/trigger-context.js';
+import type { NamedHist, TriggerContext } from '../triggers/trigger-context.js';
 import { machineTracerView } from '../view/machine-tracer-view.js';
 import type { MachineView } from '../view/machine-view.js';
 import { eventsNode } from './events-dir.js';
@@ -21,6 +21,7 @@ import type { ProbeSink } from './probe-sink.js';
 import { TraceFsError } from './trace-fs-error.js';
 import { dir, file, streamFile, type TraceFsNode } from './trace-fs-node.js';
 import { TRACEFS_README } from './trace-fs-readme.js';
+import { traceFsSnapshotProvider } from './trace-fs-snapshot.js';
 
 /** Where tracefs is mounted. */
 export const TRACEFS_ROOT = '/sys/kernel/tracing';
@@ -59,7 +60,9 @@ export interface TraceFsWriteOptions {
  * tracer: `kprobe_events`, `events/`, `trace`, `trace_pipe`, `kprobe_profile`, `error_log`,
  * `tracing_on`, `buffer_size_kb`, `README`, `available_events`; plus debugfs
  * `/sys/kernel/debug/kprobes/{list,enabled,blacklist}`. Paths may be absolute or relative to the
- * tracefs root. Failures throw {@link TraceFsError} with the kernel's errno name.
+ * tracefs root. Failures throw {@link TraceFsError} with the kernel's errno name. Its state is part
+ * of the machine's snapshots (provider `tracefs`): restoring one puts tracefs back as it was then.
+ * One tracefs per machine.
  *
  * @see kernel/trace/trace.c tracer_init_tracefs(), kernel/trace/trace_kprobe.c init_kprobe_trace()
  * @example
@@ -97,6 +100,7 @@ export class TraceFs {
       symbolize: (a: bigint) => (symbols.lookup(a) ? escapeControls(symbols.format(a)) : undefined),
     };
     this.snapshot = new SnapshotBuffer(this.buffer);
+    const namedHists = new Map<string, NamedHist>();
     const triggers: TriggerContext = {
       buffer: this.buffer,
       snapshot: this.snapshot,
@@ -108,7 +112,7 @@ export class TraceFs {
       errorLog: this.errorLog,
       cmdlines: this.#cmdlines,
       formatContext,
-      namedHists: new Map(),
+      namedHists,
       now,
     };
     this.kprobeEvents = new KprobeEvents({
@@ -125,6 +129,17 @@ export class TraceFs {
       comm: (pid) => this.#cmdlines.get(pid),
       formatContext,
     });
+    m.kernel.registerSnapshotProvider(
+      'tracefs',
+      traceFsSnapshotProvider({
+        buffer: this.buffer,
+        snapshot: this.snapshot,
+        errorLog: this.errorLog,
+        kprobeEvents: this.kprobeEvents,
+        cmdlines: this.#cmdlines,
+        namedHists,
+      }),
+    );
   }
 
   /** `saved_cmdlines`: pid → comm of every task that hit an event. @see trace_find_cmdline() */

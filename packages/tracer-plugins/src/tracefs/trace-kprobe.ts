@@ -35,6 +35,9 @@ function entryArgCount(def: ProbeDefinition): number {
   return n;
 }
 
+/** A {@link TraceKprobe} at a machine snapshot. */
+export type TraceKprobeState = readonly [number, boolean, unknown, string];
+
 /**
  * One probe of a kprobe event (an event has several when multiprobe): its `struct kprobe` or
  * `struct kretprobe`, registered DISABLED at definition and enabled with its event, the hit counter of
@@ -66,6 +69,16 @@ export class TraceKprobe {
   #tempView: DataView = new DataView(this.#tempBuffer.buffer);
   #lastTask: unknown;
   #lastComm = '';
+
+  /** The hit counter, whether registered, and the last task it noted in `saved_cmdlines`, for a machine snapshot. */
+  save(): TraceKprobeState {
+    return Object.freeze([this.nhit, this.registered, this.#lastTask, this.#lastComm] as const);
+  }
+
+  /** Puts back what {@link save} returned (kprobes' own snapshot holds the registration itself). */
+  restore(s: TraceKprobeState): void {
+    [this.nhit, this.registered, this.#lastTask, this.#lastComm] = s;
+  }
 
   constructor(
     readonly def: ProbeDefinition,

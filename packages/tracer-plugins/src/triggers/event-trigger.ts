@@ -59,6 +59,10 @@ export interface EventTrigger {
   print(): string;
   /** Called once when it is removed. */
   free?(): void;
+  /** What it accumulates besides its count (a hist trigger's table), for a machine snapshot. */
+  save?(): unknown;
+  /** Puts back what {@link save} returned. */
+  restore?(state: unknown): void;
   /** For `enable_event`-style triggers: the event it acts on (two triggers clash only on the same one). */
   readonly target?: unknown;
 }

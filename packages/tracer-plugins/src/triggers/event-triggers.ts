@@ -8,6 +8,9 @@ import { triggerProcessRegex } from './trigger-process-regex.js';
 /** The page a `trigger` write must fit in. @see event_trigger_regex_write() */
 const TRIGGER_WRITE_MAX = 4096;
 
+/** One trigger at a machine snapshot: itself, its count, whether paused, what it accumulated. */
+export type TriggerState = readonly [EventTrigger, number, boolean, unknown];
+
 /**
  * One event's `trigger` file and trigger list (`file->triggers`, newest first): writes parse a
  * command and add or (`!`-prefixed) remove a trigger; reads list the triggers, or the available
@@ -28,6 +31,22 @@ export class EventTriggers implements TriggerList {
     readonly owner: TriggerOwner,
     private readonly ctx: TriggerContext | undefined,
   ) {}
+
+  /** The triggers with their counts, pauses and tables, for a machine snapshot. */
+  save(): readonly TriggerState[] {
+    return Object.freeze(this.list.map((t) => Object.freeze([t, t.count, t.paused, t.save?.()] as const)));
+  }
+
+  /** Puts back what {@link save} returned. */
+  restore(s: readonly TriggerState[]): void {
+    this.list.splice(0, this.list.length);
+    for (const [t, count, paused, state] of s) {
+      t.count = count;
+      t.paused = paused;
+      if (state !== undefined) t.restore?.(state);
+      this.list.push(t);
+    }
+  }
 
   /** The tracefs the triggers act on. */
   get context(): TriggerContext {

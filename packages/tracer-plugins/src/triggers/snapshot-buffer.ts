@@ -1,4 +1,4 @@
-import { TraceBuffer } from '../ring-buffer/trace-buffer.js';
+import { TraceBuffer, type TraceBufferState } from '../ring-buffer/trace-buffer.js';
 
 /** The text `snapshot` reads when its buffer is empty. @see kernel/trace/trace.c print_snapshot_help() */
 export function snapshotHelp(allocated: boolean): string {
@@ -15,6 +15,13 @@ export function snapshotHelp(allocated: boolean): string {
     "#                       is not a '0' or '1')",
     '',
   ].join('\n');
+}
+
+/** A {@link SnapshotBuffer} at a machine snapshot. */
+export interface SnapshotBufferState {
+  readonly buffer: TraceBuffer | undefined;
+  readonly state: TraceBufferState | undefined;
+  readonly armed: number;
 }
 
 /**
@@ -74,6 +81,18 @@ export class SnapshotBuffer {
   /** A `snapshot` trigger went away. @see tracing_disarm_snapshot() */
   disarm(): void {
     if (this.#armed > 0) this.#armed--;
+  }
+
+  /** The snapshot buffer as it is now (none, or its records), for a machine snapshot. */
+  save(): SnapshotBufferState {
+    return Object.freeze({ buffer: this.#buffer, state: this.#buffer?.save(), armed: this.#armed });
+  }
+
+  /** Puts the snapshot buffer back as {@link save} found it. */
+  restore(s: SnapshotBufferState): void {
+    this.#buffer = s.buffer;
+    if (s.state !== undefined) s.buffer?.restore(s.state);
+    this.#armed = s.armed;
   }
 
   /** Writes `snapshot`: 0 frees, 1 allocates and takes a snapshot, anything else empties it. */

@@ -40,6 +40,17 @@ function log2Bucket(v: bigint): bigint {
   return bits;
 }
 
+/** A {@link HistData}'s table at a machine snapshot. */
+export interface HistDataState {
+  readonly entries: readonly (readonly [string, HistElt])[];
+  readonly hits: bigint;
+  readonly drops: bigint;
+}
+
+function copyElt(elt: HistElt): HistElt {
+  return { keys: [...elt.keys], sums: [...elt.sums], comm: elt.comm };
+}
+
 /**
  * One hist trigger's histogram (`struct hist_trigger_data` and its `tracing_map`): the value fields
  * (hitcount first), the key fields, the sort keys, and the map of entries with its Hits and Dropped
@@ -55,6 +66,23 @@ export class HistData {
   readonly entries = new Map<string, HistElt>();
   hits = 0n;
   drops = 0n;
+
+  /** The table and its counters, copied, for a machine snapshot. */
+  save(): HistDataState {
+    return Object.freeze({
+      entries: Object.freeze([...this.entries].map(([key, elt]) => Object.freeze([key, copyElt(elt)] as const))),
+      hits: this.hits,
+      drops: this.drops,
+    });
+  }
+
+  /** Puts back what {@link save} returned (copied again: a snapshot may be restored many times). */
+  restore(s: HistDataState): void {
+    this.entries.clear();
+    for (const [key, elt] of s.entries) this.entries.set(key, copyElt(elt));
+    this.hits = s.hits;
+    this.drops = s.drops;
+  }
 
   private constructor(
     readonly attrs: HistTriggerAttrs,

@@ -3,7 +3,7 @@ import { TraceFsError } from '../../tracefs/trace-fs-error.js';
 import { type EventTrigger, TriggerType } from '../event-trigger.js';
 import { setTriggerFilter } from '../event-trigger-parse.js';
 import type { TriggerCommandParser, TriggerList } from '../trigger-context.js';
-import { HistData } from './hist-data.js';
+import { HistData, type HistDataState } from './hist-data.js';
 import { HIST_ERRORS, type HistErrorCode } from './hist-errors.js';
 import { histTriggerPrint, histTriggerShow } from './hist-print.js';
 import { parseHistTriggerAttrs } from './hist-trigger-attrs.js';
@@ -168,6 +168,8 @@ export const histCommand: TriggerCommandParser = {
       paused: attrs.pause,
       trigger: (hit) => shared.update(hit, (pid) => ctx.cmdlines.get(pid) ?? '<...>'),
       print: () => histTriggerPrint(shared, { name: attrs.name, filterText: t.filterText, paused: t.paused }),
+      save: () => shared.save(),
+      restore: (s) => shared.restore(s as HistDataState),
       free: () => {
         if (attrs.name === undefined) return;
         const entry = ctx.namedHists.get(attrs.name);
