@@ -30,6 +30,8 @@ function gdbPath(): string {
 export interface GdbTranscript {
   readonly gdb: string;
   readonly stub: string;
+  /** The stub's stdout (a live run's trace). */
+  readonly stubOut: string;
   readonly status: number | null;
 }
 
@@ -90,7 +92,7 @@ export async function gdbSession(
     clearTimeout(timer);
   }
   const done = await stub.done;
-  return { gdb: readFileSync(out, 'utf8'), stub: done.stderr, status: done.status };
+  return { gdb: readFileSync(out, 'utf8'), stub: done.stderr, stubOut: done.stdout, status: done.status };
 }
 
 /** The part of a transcript after `echo @@name\n` and before the next marker. */

@@ -225,7 +225,7 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
 });
 
 describe.skipIf(skipGdb)('int3 replay --gdb, on a run recorded with probes', () => {
-  it("should show the probed function's own bytes, and go back to the start without redefining the probes", async () => {
+  it("should show the probed function's own bytes, and go back to before the probe definitions and to the start", async () => {
     const probed = join(dir, 'probed.int3log');
     ok(['record', '-o', probed, '-e', 'p:open do_sys_open', '--run', 'cat /etc/motd']);
     const r = await gdbSession(dir, probed, [
@@ -254,11 +254,10 @@ describe.skipIf(skipGdb)('int3 replay --gdb, on a run recorded with probes', () 
     const own = [...image.subarray(fileOffset, fileOffset + 4)].map((b) => `0x${b.toString(16).padStart(2, '0')}`);
     expect(bytes).toMatch(new RegExp(`<do_sys_open>:\\s+${own.join('\\s+')}\n`));
     expect(bytes).toMatch(/ffffffff81001c80\s+k\s+do_sys_open\+0x0/);
-    // Event 1 (the probe definition) is before the history's start: said, and nothing moves.
-    expect(section(r.gdb, 'reach')).toBe(
-      'int3: event 1 is out of reach (before the probe definitions, in no snapshot)\n',
-    );
-    expect(section(r.gdb, 'back')).toMatch(/rip\s+0xffffffff81001c80\s/);
+    // Event 1 (the probe definition) is reachable: tracefs and kprobes are in the snapshots, so the
+    // re-run from the origin defines the probe again; the machine goes to the first instruction.
+    expect(section(r.gdb, 'reach')).toBe('at the first instruction after event 1: input:tracefs-write\n');
+    expect(section(r.gdb, 'back')).toMatch(/rip\s+0x4010ac\s/);
     expect(section(r.gdb, 'begin')).toContain('No more reverse-execution history.');
     expect(section(r.gdb, 'begin')).toMatch(/=> 0x4010ac:/);
     expect(r.status).toBe(0);
@@ -318,6 +317,67 @@ describe.skipIf(skipGdb)('int3 record --gdb, a live run under gdb', () => {
     expect(log).toContain('"type":"input:gdb-run"');
     expect(log).toMatch(/"type":"input:gdb-write","cpu":0,"register":3,"value":\{"\$big":"1"\}/);
     // The log replays, every state hash checked, with gdb's resumes and write in it.
+    const replayed = int3(['replay', live]);
+    expect(replayed.stderr).toBe('');
+    expect(replayed.status).toBe(0);
+  });
+});
+
+describe.skipIf(skipGdb)('int3 record --gdb, a live run with probes', () => {
+  it('should go backwards through the probes and print each hit once: the trace of the run without gdb', async () => {
+    const live = join(dir, 'live-probed.int3log');
+    const probes = ['-e', 'p:open do_sys_open', '-e', 'r:readret ksys_read ret=$retval'];
+    const r = await gdbSession(
+      dir,
+      live,
+      [
+        'break vfs_read',
+        'continue',
+        mark('read1'),
+        'monitor info',
+        mark('/'),
+        'continue',
+        mark('read2'),
+        'monitor info',
+        mark('trace2'),
+        'monitor trace',
+        mark('/'),
+        'reverse-continue',
+        mark('read1again'),
+        'monitor info',
+        mark('trace1'),
+        'monitor trace',
+        mark('/'),
+        'reverse-stepi',
+        'continue',
+        'continue',
+        mark('read2again'),
+        'monitor info',
+        mark('/'),
+        'delete',
+        mark('begin'),
+        'reverse-continue',
+        mark('/'),
+        'detach',
+      ],
+      { int3: ['record', '-o', live, ...probes, '--run', 'cat /etc/motd', '--gdb', '0'], each: true },
+    );
+    expect(r.status).toBe(0);
+    // Backwards: the first read's position again (the log has grown since), its trace so far (the
+    // open, no read returned yet).
+    const at = (name: string) => section(r.gdb, name).replace(/^log: after event (\d+) of \d+/m, 'log: after event $1');
+    expect(at('read1again')).toBe(at('read1'));
+    expect(at('read1')).toMatch(/instructions retired: \d+\ntasks:\n {2}1 cat running on cpu0\n/);
+    expect(section(r.gdb, 'read2again')).toBe(section(r.gdb, 'read2'));
+    expect(section(r.gdb, 'trace1')).toMatch(/open: \(do_sys_open\+0x0\/0x40\)\n$/);
+    expect(section(r.gdb, 'trace2')).toMatch(/open: .*\n.*readret: \(sys_read\+0x9\/0x10 <- ksys_read\) ret=0x88\n$/);
+    expect(section(r.gdb, 'begin')).toContain('No more reverse-execution history.');
+    expect(r.gdb).not.toContain('out of reach');
+    // The trace printed: each hit once, as the run without gdb prints it.
+    const plain = ok(['trace', ...probes, '--run', 'cat /etc/motd']);
+    expect(plain.split('\n').length).toBeGreaterThan(3);
+    expect(r.stubOut).toBe(plain);
+    // The log replays, every state hash checked.
     const replayed = int3(['replay', live]);
     expect(replayed.stderr).toBe('');
     expect(replayed.status).toBe(0);

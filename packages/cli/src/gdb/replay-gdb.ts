@@ -21,8 +21,10 @@ export const GDB_MAX_SNAPSHOTS = 4096;
 
 /**
  * Applies the first `input:run` of a replay, pinning a snapshot right before its first instruction:
- * the start of gdb's history, after the inputs that set the run up (probe definitions, whose state
- * no snapshot holds), so going back there re-runs none of them. Returns the snapshot.
+ * the start of gdb's history, after the inputs that set the run up. Probe definitions no longer need
+ * it (tracefs and kprobes are in every snapshot, so the origin re-runs them); the inputs whose state
+ * no snapshot holds still do — a tracer's start, the kretprobe booster's switch — and a reverse
+ * search that reaches the start stops here without re-running the set-up. Returns the snapshot.
  */
 function applyPinningBegin(s: Session, run: LogEntry): SessionSnapshot | undefined {
   const probe = gdbRunState(s.machine).probe;

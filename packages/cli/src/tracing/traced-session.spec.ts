@@ -40,7 +40,7 @@ describe(createTracedSession, () => {
     t.session.runWorkloads([['cat', '/etc/motd']]);
     applyTracefsWrite(t, 'events/enable', '0\n', false);
     applyTracefsWrite(t, 'kprobe_events', '-:open\n', true);
-    applyTracefsWrite(t, 'kprobe_events', 'p:read ksys_read\n', true);
+    applyTracefsWrite(t, 'kprobe_events', 'p:read ksys_read\nr:readret vfs_read ret=$retval\n', true);
     applyTracefsWrite(t, 'events/enable', '1\n', false);
     t.session.runWorkloads([['cat', '/etc/motd']]);
     const end = t.session.log().length - 1;

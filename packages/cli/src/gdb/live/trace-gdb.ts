@@ -69,8 +69,12 @@ export async function traceGdb(
     if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
     throw error;
   }
-  // Back to the end of the history if gdb left the machine in the past (a log ends there).
-  if (s.position !== s.log().length) s.seek(s.log().length - 1);
+  // Back to the end of the history if gdb left the machine in the past (a log ends there), the step
+  // probe forgetting where it held the CPUs: the re-run numbers its positions afresh.
+  if (s.position !== s.log().length) {
+    gdbRunState(s.machine).probe.reset();
+    s.seek(s.log().length - 1);
+  }
   if (how === 'interrupted' && options.interrupt.signal) {
     return { reason: 'interrupted', at: s.machine.clock(0), signal: options.interrupt.signal };
   }

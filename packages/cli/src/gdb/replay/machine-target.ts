@@ -1,6 +1,6 @@
 import type { LogEntry, SessionSnapshot } from '@int3/kernel';
 import { escapeControls } from '../../runtime/escape-controls.js';
-import { KRETPROBE_BOOSTER, TRACEFS_WRITE, type TracedSession } from '../../tracing/traced-session.js';
+import { KRETPROBE_BOOSTER, type TracedSession } from '../../tracing/traced-session.js';
 import { TRACER_START, TRACERS_STOP } from '../../tracing/tracer-inputs.js';
 import {
   GDB_RUN,
@@ -33,13 +33,16 @@ const REPLAY_IS_READ_ONLY = 'a replay cannot be changed: it would no longer be t
 const PAST_IS_READ_ONLY =
   'the machine is in the past: a write here would change the history after it; continue to the end of the history first';
 
-/** Inputs whose effect no machine snapshot holds (the tracer's state): a re-run must not redo them. */
-const NOT_IN_SNAPSHOTS: ReadonlySet<string> = new Set([TRACEFS_WRITE, TRACER_START, TRACERS_STOP, KRETPROBE_BOOSTER]);
+/**
+ * Inputs whose effect no machine snapshot holds — the tracers' state (`--tracer`, `--plugin`) and the
+ * kretprobe booster's switch — so a re-run must not redo them. Tracefs writes are not among them:
+ * tracefs and kprobes have snapshot providers, so a snapshot before a probe definition is restored
+ * without it and the re-run defines it again.
+ */
+const NOT_IN_SNAPSHOTS: ReadonlySet<string> = new Set([TRACER_START, TRACERS_STOP, KRETPROBE_BOOSTER]);
 
 const OUT_OF_REACH =
-  "int3: the history before here is out of reach: the run's probe definitions (tracefs writes) are in none of its snapshots yet\n";
-const LIVE_WITH_PROBES =
-  'int3: a live run with probes does not go back (its trace would print re-executed hits again): record it, then replay --gdb\n';
+  "int3: the history before here is out of reach: the run's tracers (--tracer, --plugin) or kretprobe-booster switch are in none of its snapshots\n";
 
 /** A run going on under gdb (`trace --gdb`): its workloads, and the deadline of the run. */
 export interface LiveRun {
@@ -88,12 +91,17 @@ export class MachineTarget implements GdbTarget {
   ) {
     const machine = traced.session.machine;
     this.threads = machine.cpus.length;
-    // Snapshots before a tracefs write cannot be restored: the tracer's state is in none of them.
-    // Live with probes, nothing: the re-executed hits would print again.
+    // Snapshots before a tracer's start cannot be restored: its state is in none of them. A live
+    // run's trace is printed once gdb is gone, from the buffer at the end of the history, which a
+    // re-run from a snapshot (the trace buffer in it) makes again exactly: each hit once.
+    // A live run's tracers (--tracer, --plugin) see every hit as it happens, a re-executed one again:
+    // with one started, a live run does not go back at all.
     const usable = (snap: SessionSnapshot) => {
       const entries = traced.session.log();
-      for (let e = live ? 0 : snap.entries; e < entries.length; e++) {
-        if (NOT_IN_SNAPSHOTS.has(entries[e].type)) return false;
+      for (let e = 0; e < entries.length; e++) {
+        const type = entries[e].type;
+        if (e >= snap.entries && NOT_IN_SNAPSHOTS.has(type)) return false;
+        if (live && type === TRACER_START) return false;
       }
       return true;
     };
@@ -326,7 +334,7 @@ export class MachineTarget implements GdbTarget {
           if (!(again instanceof HistoryOutOfReach)) throw again;
         }
       }
-      this.output += this.live ? LIVE_WITH_PROBES : OUT_OF_REACH;
+      this.output += OUT_OF_REACH;
       return {
         kind: 'stopped',
         thread: this.stop.kind === 'stopped' ? this.stop.thread : 1,
@@ -442,7 +450,7 @@ export class MachineTarget implements GdbTarget {
       at = this.travel.toEvent(n);
     } catch (error) {
       if (!(error instanceof HistoryOutOfReach)) throw error;
-      throw new TargetRefusal(1, `event ${n} is out of reach (before the probe definitions, in no snapshot)`);
+      throw new TargetRefusal(1, `event ${n} is out of reach (before a tracer's start, in no snapshot)`);
     }
     this.stop = at === 'end' ? this.endStop() : { kind: 'stopped', thread: at.cpu + 1 };
     return `at the first instruction after event ${n}: ${this.log[n].type}\n`;
