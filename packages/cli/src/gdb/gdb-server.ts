@@ -1,5 +1,8 @@
 import { createServer, type Socket } from 'node:net';
-import type { GdbListenAddress } from './gdb-listen-address.js';
+import { KernelError } from '@int3/kernel';
+import { CliError } from '../cli-error.js';
+import { gdbCommandLine } from './gdb-command.js';
+import { type GdbListenAddress, isLoopback } from './gdb-listen-address.js';
 import { GdbStub, type StubEnd } from './protocol/gdb-stub.js';
 import type { GdbTarget } from './protocol/gdb-target.js';
 
@@ -78,4 +81,46 @@ export function serveGdb(options: ServeGdbOptions): Promise<StubEnd | 'interrupt
       options.listening(typeof a === 'object' && a !== null ? a.port : options.address.port);
     });
   });
+}
+
+/** What {@link serveAnnounced} says and where. */
+export interface AnnouncedServe {
+  readonly address: GdbListenAddress;
+  readonly target: GdbTarget;
+  readonly interrupt: { readonly requested: boolean };
+  readonly command: string;
+  /** The image as the user names it, for the printed gdb command. */
+  readonly imagePath: string | undefined;
+  /** Where the machine stopped, for the listening line: `before the first instruction of cat`. */
+  readonly stopped: string;
+  /** What anyone reaching a non-local stub could do: `change the run`, `read the run`. */
+  readonly exposure: string;
+  readonly writeErr: (text: string) => void;
+}
+
+/**
+ * {@link serveGdb} as the commands start it: a warning when it listens beyond the loopback, then
+ * the line saying where it listens and the gdb command to connect; a listen that fails is the
+ * user's mistake (`command`'s usage error), a kernel error while serving a failure.
+ */
+export async function serveAnnounced(o: AnnouncedServe): Promise<StubEnd | 'interrupted'> {
+  const { address } = o;
+  if (!isLoopback(address.host)) {
+    o.writeErr(`int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can ${o.exposure}\n`);
+  }
+  try {
+    return await serveGdb({
+      address,
+      target: o.target,
+      interrupt: o.interrupt,
+      listening: (port) =>
+        o.writeErr(
+          `int3: gdb stub on ${address.host}:${port}, stopped ${o.stopped}; connect with:\n  ${gdbCommandLine(o.imagePath, address.host, port)}\n`,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof GdbListenError) throw new CliError('usage', error.message, o.command);
+    if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
+    throw error;
+  }
 }

@@ -3,9 +3,8 @@ import { CliError } from '../cli-error.js';
 import { escapeControls } from '../runtime/escape-controls.js';
 import { type Interrupt, interruptedBy } from '../runtime/interrupt.js';
 import { type KernelImageFile, replayTracedSession } from '../tracing/traced-session.js';
-import { gdbCommandLine } from './gdb-command.js';
-import { isLoopback, parseGdbListenAddress } from './gdb-listen-address.js';
-import { GdbListenError, serveGdb } from './gdb-server.js';
+import { parseGdbListenAddress } from './gdb-listen-address.js';
+import { serveAnnounced } from './gdb-server.js';
 import { gdbRunState } from './live/gdb-inputs.js';
 import { MachineTarget } from './replay/machine-target.js';
 import { HistoryOutOfReach } from './replay/time-travel.js';
@@ -100,24 +99,15 @@ export async function replayGdb(c: ReplayGdbContext, addressText: string): Promi
     }
     throw error;
   }
-  if (!isLoopback(address.host)) {
-    c.writeErr(`int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can read the run\n`);
-  }
-  let how: Awaited<ReturnType<typeof serveGdb>>;
-  try {
-    how = await serveGdb({
-      address,
-      target,
-      interrupt: c.interrupt,
-      listening: (port) =>
-        c.writeErr(
-          `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction; connect with:\n  ${gdbCommandLine(c.imagePath, address.host, port)}\n`,
-        ),
-    });
-  } catch (error) {
-    if (error instanceof GdbListenError) throw new CliError('usage', error.message, 'replay');
-    if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
-    throw error;
-  }
+  const how = await serveAnnounced({
+    address,
+    target,
+    interrupt: c.interrupt,
+    command: 'replay',
+    imagePath: c.imagePath,
+    stopped: 'before the first instruction',
+    exposure: 'read the run',
+    writeErr: c.writeErr,
+  });
   if (how === 'interrupted' && c.interrupt.signal) throw interruptedBy(c.interrupt.signal, 'while serving gdb');
 }

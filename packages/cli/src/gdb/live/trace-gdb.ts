@@ -1,11 +1,7 @@
-import { KernelError } from '@int3/kernel';
-import { CliError } from '../../cli-error.js';
 import type { Interrupt } from '../../runtime/interrupt.js';
 import { SLICE_NS, type SlicedOutcome } from '../../tracing/run-workloads-sliced.js';
 import type { TracedSession } from '../../tracing/traced-session.js';
-import { gdbCommandLine } from '../gdb-command.js';
-import { isLoopback } from '../gdb-listen-address.js';
-import { GdbListenError, serveGdb } from '../gdb-server.js';
+import { serveAnnounced } from '../gdb-server.js';
 import { MachineTarget } from '../replay/machine-target.js';
 import { gdbAddressOption } from '../replay-gdb.js';
 import { GDB_INPUT_SCHEMAS, GDB_RUN, GDB_WRITE, gdbRunHandler, gdbRunState, gdbWriteHandler } from './gdb-inputs.js';
@@ -48,27 +44,16 @@ export async function traceGdb(
   for (const argv of workloads) s.apply({ type: 'input:spawn', argv: [...argv] });
   const pids = s.spawned.slice(first).map((task) => task.pid);
   const target = new MachineTarget(t, s.log(), { pids, afterResume: options.onStop });
-  if (!isLoopback(address.host)) {
-    options.writeErr(
-      `int3: warning: the gdb stub listens on ${address.host}: anyone who reaches it can change the run\n`,
-    );
-  }
-  let how: Awaited<ReturnType<typeof serveGdb>>;
-  try {
-    how = await serveGdb({
-      address,
-      target,
-      interrupt: options.interrupt,
-      listening: (port) =>
-        options.writeErr(
-          `int3: gdb stub on ${address.host}:${port}, stopped before the first instruction of ${workloads[0]?.[0] ?? 'the run'}; connect with:\n  ${gdbCommandLine(options.imagePath, address.host, port)}\n`,
-        ),
-    });
-  } catch (error) {
-    if (error instanceof GdbListenError) throw new CliError('usage', error.message, options.command);
-    if (error instanceof KernelError) throw new CliError('failure', `gdb stub: ${error.message}`);
-    throw error;
-  }
+  const how = await serveAnnounced({
+    address,
+    target,
+    interrupt: options.interrupt,
+    command: options.command,
+    imagePath: options.imagePath,
+    stopped: `before the first instruction of ${workloads[0]?.[0] ?? 'the run'}`,
+    exposure: 'change the run',
+    writeErr: options.writeErr,
+  });
   // Back to the end of the history if gdb left the machine in the past (a log ends there), the step
   // probe forgetting where it held the CPUs: the re-run numbers its positions afresh.
   if (s.position !== s.log().length) {
