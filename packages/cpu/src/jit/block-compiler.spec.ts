@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressSpace } from '../address-space.js';
 import { Cpu } from '../cpu.js';
+import type { Cpu as CpuApi } from '../cpu-api.js';
 import { PageFlags } from '../page-flags.js';
 import { Reg } from '../reg.js';
 import type { RunResult } from '../run-result.js';
@@ -203,7 +204,7 @@ describe(BlockCompiler, () => {
     const GATE = CODE + 0x1000n;
     const text = [0x83, 0xc0, 0x01, 0xe9, 0xf8, 0x0f, 0, 0];
     const detour = [0xcc, 0x83, 0xc1, 0x02, 0x49, 0xff, 0xcf, 0x0f, 0x85, 0xf3, 0xef, 0xff, 0xff, 0xf4];
-    type Hook = (cpu: Cpu, calls: number) => boolean;
+    type Hook = (cpu: CpuApi, calls: number) => boolean;
 
     /** Runs the loop 200 times with `hook` at the gate (it counts in rdx), on one engine. */
     function run(hook: Hook, jit: boolean, budget: number) {
