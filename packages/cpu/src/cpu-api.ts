@@ -2,29 +2,21 @@ import type { Observable } from 'rxjs';
 import type { AddressSpace } from './address-space.js';
 import { Cpu as CpuMachine, type CpuOptions } from './cpu.js';
 import type { CpuContext } from './cpu-context.js';
+import type { MemoryWatch } from './cpu-core.js';
+import type { PortIo } from './cpu-system.js';
 import type { Insn } from './insn.js';
-import type { JitStats } from './jit/block-compiler.js';
+import type { JitStats } from './jit/jit-stats.js';
 import type { RegIndex } from './reg.js';
 import type { RunResult } from './run-result.js';
 import type { TrapEvent } from './trap-event.js';
 
-/**
- * A debugger's memory watch (gdb's read and access watchpoints): while set, the pages it names (by
- * their `lo & -4096` and `hi` halves) never enter the CPU's read or write TLB, so every load and store
- * of them takes the slow path, where `access` sees it (and only it) once the translation succeeded.
- * Flush the TLB after setting it.
- */
-export interface MemoryWatch {
-  readonly pageLo: Int32Array;
-  readonly pageHi: Int32Array;
-  access(lo: number, hi: number, size: number, write: boolean): void;
-}
+export type { MemoryWatch, PortIo };
 
-/** An I/O port space (`in`/`out`). */
-export interface PortIo {
-  in(port: number, size: number): number;
-  out(port: number, size: number, value: number): void;
-}
+/**
+ * What the run loop calls at a gate (see {@link Cpu.gateHook}). Written as a method's type: the CPU
+ * calls it with itself, which is more than the Cpu a host sees.
+ */
+export type GateHook = { hook(cpu: Cpu, gate: Insn): boolean }['hook'];
 
 /** What the block compiler of a CPU shows: where its time goes. */
 export interface CompilerView {
@@ -122,7 +114,7 @@ export interface Cpu {
    * `gate`. The hook gets the gate's decoded instruction, whose `gate` field is the hook's to cache its
    * binding in. It may run guest code on this CPU (a nested run).
    */
-  gateHook: ((cpu: Cpu, gate: Insn) => boolean) | null;
+  gateHook: GateHook | null;
   /** A debugger's memory watch, or null (the default, which costs nothing). */
   memoryWatch: MemoryWatch | null;
   /** The port space `in`/`out` reach, or none (they raise #GP). */
@@ -131,6 +123,8 @@ export interface Cpu {
   readonly jit: CompilerView | null;
 }
 
+// Internal modules never import this file (the architecture test forbids cycles, type-only imports
+// included): the assignment below is what checks that the CPU is this Cpu.
 /**
  * Makes a CPU: long mode, CPL 0, RIP 0, the block compiler on unless `options.jit` or `INT3_JIT=0`
  * says otherwise.

@@ -1,5 +1,4 @@
 import type { AddressSpace } from './address-space.js';
-import type { MemoryWatch } from './cpu-api.js';
 import { CpuFault } from './cpu-fault.js';
 import { CpuState } from './cpu-state.js';
 import { ExceptionVector } from './exception-vector.js';
@@ -27,6 +26,18 @@ export function lo32(v: bigint): number {
 /** High int32 half of a 64-bit bigint (host side). */
 export function hi32(v: bigint): number {
   return Number(BigInt.asIntN(32, v >> 32n)) | 0;
+}
+
+/**
+ * A debugger's memory watch (gdb's read and access watchpoints): while set, the pages it names (by
+ * their `lo & -4096` and `hi` halves) never enter the CPU's read or write TLB, so every load and store
+ * of them takes the slow path, where `access` sees it (and only it) once the translation succeeded.
+ * Flush the TLB after setting it.
+ */
+export interface MemoryWatch {
+  readonly pageLo: Int32Array;
+  readonly pageHi: Int32Array;
+  access(lo: number, hi: number, size: number, write: boolean): void;
 }
 
 /**

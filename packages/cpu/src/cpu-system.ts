@@ -1,4 +1,3 @@
-import type { PortIo } from './cpu-api.js';
 import { CpuCore, hi32, lo32, toBig } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
@@ -10,6 +9,12 @@ const GP0 = ExceptionVector.GeneralProtection;
 const CR4_FSGSBASE = 1n << 16n;
 /** RFLAGS bits popf/iret may change at CPL 0 (CF PF AF ZF SF TF IF DF OF NT AC ID). */
 const POPF_MASK = 0x244fd5;
+
+/** An I/O port space (`in`/`out`). */
+export interface PortIo {
+  in(port: number, size: number): number;
+  out(port: number, size: number, value: number): void;
+}
 
 /**
  * The system half of the CPU: control registers, MSRs, privilege level and the kernel-only

@@ -1,7 +1,7 @@
 import type { AddressSpace } from './address-space.js';
-import type { Cpu as CpuApi, PortIo } from './cpu-api.js';
 import { applyContext, type CpuContext, captureContext } from './cpu-context.js';
 import { CpuFault } from './cpu-fault.js';
+import type { PortIo } from './cpu-system.js';
 import { CpuTraps } from './cpu-traps.js';
 import { ExceptionVector } from './exception-vector.js';
 import { execAlu, execAluReg, execConditional, execExtend, execUnary } from './exec-alu.js';
@@ -46,7 +46,7 @@ function jitFromEnvironment(): boolean {
  * cpu.rip = 0x400000n;
  * const r = cpu.run(1_000_000); // { reason: 'hlt', rip } or an exception as a value
  */
-export class Cpu extends CpuTraps implements CpuApi {
+export class Cpu extends CpuTraps {
   private epoch = -1;
   /**
    * Consulted when the run loop reaches a gate: true when the host handled it in place (an inline
@@ -55,7 +55,7 @@ export class Cpu extends CpuTraps implements CpuApi {
    * the gate's decoded instruction, whose `gate` field is the hook's to cache its binding in. It may
    * run guest code on this CPU (a nested run); the loop re-derives what it caches afterwards.
    */
-  gateHook: ((cpu: CpuApi, gate: Insn) => boolean) | null = null;
+  gateHook: ((cpu: Cpu, gate: Insn) => boolean) | null = null;
   /**
    * What every gate exit returns: one frozen object per CPU, so the gate path allocates nothing. Its
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).

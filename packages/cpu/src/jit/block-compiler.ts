@@ -1,3 +1,5 @@
+export type { JitStats } from './jit-stats.js';
+
 import { execExchange } from '../exec-alu.js';
 import { execBitScan, execBitTest } from '../exec-bits.js';
 import { execFlow } from '../exec-flow.js';
@@ -10,6 +12,7 @@ import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
 import { JitRegion, PageJit, type RegionFunction } from './jit-region.js';
+import type { JitStats } from './jit-stats.js';
 import { RegionChain } from './region-chain.js';
 import { BlockEnd, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
 import { RegionEmitter } from './region-source.js';
@@ -128,30 +131,6 @@ export interface BlockCompilerOptions {
   readonly maxBlocks?: number;
   /** Most instructions in one region; default 128. */
   readonly maxInsns?: number;
-}
-
-/** Where the compiler's time goes: see {@link BlockCompiler.stats}. */
-export interface JitStats {
-  /** Regions compiled. */
-  compiled: number;
-  /** Of those, regions whose source was new (the others reused a factory: same code, same address). */
-  generated: number;
-  /** Heads found not compilable (the first instruction is one the compiler does not take). */
-  refused: number;
-  /** Host milliseconds spent generating and compiling regions. */
-  compileMs: number;
-  /** Regions run (entered from the run loop, or chained into from another region). */
-  entries: number;
-  /** Of those, regions chained into straight from another region's static exit (no run-loop lookup). */
-  chained: number;
-  /** Returns to the run loop from compiled code (the interpreter runs next, or the loop looks up a region). */
-  exits: number;
-  /** Gates reached in a chain (their host hook run there, without the run loop). */
-  gates: number;
-  /** Instructions retired inside compiled regions. */
-  retired: number;
-  /** Regions dropped because the cache was full. */
-  evicted: number;
 }
 
 /**

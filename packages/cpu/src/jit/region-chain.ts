@@ -1,7 +1,7 @@
 import type { Insn } from '../insn.js';
 import { mappingEpoch } from '../mapping-epoch.js';
-import type { JitStats } from './block-compiler.js';
 import type { JitRegion } from './jit-region.js';
+import type { JitStats } from './jit-stats.js';
 
 /** What a chain of regions reads of the CPU between regions (and hands a gate's host hook). */
 export interface ChainCpu {

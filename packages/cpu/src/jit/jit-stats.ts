@@ -1,0 +1,23 @@
+/** Where the compiler's time goes (a BlockCompiler's `stats`, shown as a CPU's `jit.stats`). */
+export interface JitStats {
+  /** Regions compiled. */
+  compiled: number;
+  /** Of those, regions whose source was new (the others reused a factory: same code, same address). */
+  generated: number;
+  /** Heads found not compilable (the first instruction is one the compiler does not take). */
+  refused: number;
+  /** Host milliseconds spent generating and compiling regions. */
+  compileMs: number;
+  /** Regions run (entered from the run loop, or chained into from another region). */
+  entries: number;
+  /** Of those, regions chained into straight from another region's static exit (no run-loop lookup). */
+  chained: number;
+  /** Returns to the run loop from compiled code (the interpreter runs next, or the loop looks up a region). */
+  exits: number;
+  /** Gates reached in a chain (their host hook run there, without the run loop). */
+  gates: number;
+  /** Instructions retired inside compiled regions. */
+  retired: number;
+  /** Regions dropped because the cache was full. */
+  evicted: number;
+}
