@@ -283,6 +283,20 @@ describe(BlockCompiler, () => {
     }
   });
 
+  it('should run leave in a hot loop as the interpreter does (its temporaries share the region locals)', () => {
+    // push rbp; mov rbp, rsp; leave; dec r15; jnz back; hlt
+    const code = [0x55, 0x48, 0x89, 0xe5, 0xc9, 0x49, 0xff, 0xcf, 0x75, 0xf6, 0xf4];
+    const [a, b, jit] = both(({ cpu }) => {
+      cpu.setReg(Reg.RBP, 0x1234n);
+      cpu.setReg(Reg.R15, 50n);
+      return state(cpu, cpu.run(10_000));
+    }, code);
+    expect(b).toEqual(a);
+    expect(b.r.reason).toBe('hlt');
+    expect(b.ctx.gpr[Reg.RBP]).toBe(0x1234n);
+    expect(jit.stats.retired).toBeGreaterThan(200);
+  });
+
   it('should be off with the jit option false', () => {
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: false }).jit).toBeNull();
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: true }).jit).toBeInstanceOf(BlockCompiler);

@@ -85,10 +85,13 @@ function executeFlags(cpu: FaultingCpu, i: Insn): boolean {
   }
 }
 
-/** A region's factory (what `new Function` made of its source): called once per region compiled from it. */
+/**
+ * A region's factory (what `new Function` made of its source): called once per source, and the
+ * function it returns serves every region compiled from that source (the region and its
+ * instructions are arguments), so V8's work on it — feedback, optimized code — carries over to the
+ * same code on a new machine or a forked child's copy of a page.
+ */
 type RegionFactory = (
-  b: JitRegion,
-  i: unknown,
   t: Int32Array,
   p: Uint8Array,
   io: typeof imulOverflow,
@@ -101,10 +104,10 @@ type RegionFactory = (
 ) => RegionFunction;
 
 /**
- * Factories by {@link regionKey}, least recently used first (shared by all CPUs: the key says
- * everything the source depends on), with the address table their code reads.
+ * Region functions by {@link regionKey}, least recently used first (shared by all CPUs: the key
+ * says everything the source depends on), with their count of static exits.
  */
-const FACTORIES = new Map<string, { factory: RegionFactory; table: Int32Array; exits: number }>();
+const FACTORIES = new Map<string, { fn: RegionFunction; exits: number }>();
 
 /** What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs. */
 function regionKey(plan: RegionPlan, data: Uint8Array, pageLo: number, pageHi: number): string {
@@ -186,7 +189,7 @@ export class BlockCompiler {
     if (code === null || first === null) return;
     if (first.op === 1 /* Op.Gate */) {
       // A gate heads a region of its own: the chain runs the host's hook there (see RegionChain).
-      this.keep(pj, new JitRegion(pj, offset, 1, NOT_COMPILABLE, Int32Array.of(offset, offset + 1), 0, first));
+      this.keep(pj, new JitRegion(pj, offset, 1, NOT_COMPILABLE, Int32Array.of(offset, offset + 1), 0, [], first));
       return;
     }
     const t0 = now();
@@ -209,21 +212,19 @@ export class BlockCompiler {
     let cached = FACTORIES.get(key);
     if (cached === undefined) {
       const src = new RegionEmitter(plan, pageLo, pageHi).generate();
-      const factory = new Function(
-        'B',
-        'I',
-        'T',
-        'P',
-        'IO',
-        'X',
-        'F',
-        'RD',
-        'WR',
-        'XE',
-        'XF',
-        src.body,
-      ) as RegionFactory;
-      cached = { factory, table: src.table, exits: src.exits };
+      const factory = new Function('T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', src.body) as RegionFactory;
+      const fn = factory(
+        src.table,
+        PARITY,
+        imulOverflow,
+        EXECUTORS,
+        FAULT_BOX,
+        readSlow,
+        writeSlow,
+        execute,
+        executeFlags,
+      );
+      cached = { fn, exits: src.exits };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;
     } else FACTORIES.delete(key);
@@ -235,22 +236,10 @@ export class BlockCompiler {
       pj,
       offset,
       plan.blocks[0].insns.length,
-      NOT_COMPILABLE,
+      cached.fn,
       Int32Array.from(ranges),
       cached.exits,
-    );
-    region.fn = cached.factory(
-      region,
       insns,
-      cached.table,
-      PARITY,
-      imulOverflow,
-      EXECUTORS,
-      FAULT_BOX,
-      readSlow,
-      writeSlow,
-      execute,
-      executeFlags,
     );
     this.keep(pj, region);
     this.stats.compiled++;

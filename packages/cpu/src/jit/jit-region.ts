@@ -8,7 +8,7 @@ import type { CompiledCodeObserver } from '../page.js';
  * CpuFault with all of that pointing at the faulting instruction. Returns the number of the static
  * exit it left by (see {@link JitRegion.links}), or -1.
  */
-export type RegionFunction = (cpu: unknown, rem: number) => number;
+export type RegionFunction = (cpu: unknown, rem: number, region: JitRegion, insns: readonly Insn[]) => number;
 
 /**
  * One compiled region: basic blocks of one page reached from one entry, compiled into one function
@@ -35,12 +35,14 @@ export class JitRegion {
     readonly entry: number,
     /** Instructions in the entry block (the budget needed to enter); Infinity for "not compilable". */
     readonly n: number,
-    /** The compiled function (a no-op for the not-compilable marker), set once compiled. */
-    public fn: RegionFunction,
+    /** The compiled function (a no-op for the not-compilable marker), called with this region and its `insns`. */
+    readonly fn: RegionFunction,
     /** Byte ranges the region was compiled from, as [start, end) offset pairs. */
     readonly ranges: Int32Array,
     /** Static exits of its code. */
     exits = 0,
+    /** Its instructions in the order of the generated code (what its executor calls get). */
+    readonly insns: readonly Insn[] = [],
     /**
      * A gate region: the gate at `entry` (no code; the chain asks the host's gate hook, as the run
      * loop does, and goes on where the host moved RIP). `n` is 1: a gate is reached only with budget

@@ -106,7 +106,7 @@ export class RegionChain {
       const gate = r.gate;
       if (gate === null) {
         const before = cpu.retiredCount;
-        x = r.fn(cpu, left);
+        x = r.fn(cpu, left, r, r.insns);
         left -= cpu.retiredCount - before;
         stats.entries++;
         if (cpu.attention !== 0) break;
