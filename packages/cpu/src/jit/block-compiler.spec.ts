@@ -264,6 +264,38 @@ describe(BlockCompiler, () => {
       },
     };
 
+    it('should run the byte under a gate as code once it is no gate, though regions were linked to it', () => {
+      const go = (jit: boolean) => {
+        const as = new AddressSpace();
+        as.map(CODE, 8192, RWX);
+        as.write(CODE, Uint8Array.from(text));
+        as.write(GATE, Uint8Array.from(detour));
+        as.markGate(GATE, true);
+        const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+        let calls = 0;
+        cpu.gateHook = (c) => {
+          calls++;
+          c.rip += 1n;
+          return true;
+        };
+        cpu.setReg(Reg.R15, 400n);
+        cpu.rip = CODE;
+        const first = state(cpu, cpu.run(600));
+        // The gate goes, and its byte becomes a nop that the loop now runs.
+        as.markGate(GATE, false);
+        as.write(GATE, Uint8Array.of(0x90));
+        const second = state(cpu, cpu.run(1e6));
+        return { first, second, calls, stats: cpu.jit?.stats };
+      };
+      const a = go(false);
+      const b = go(true);
+      expect({ ...b, stats: undefined }).toEqual({ ...a, stats: undefined });
+      expect(b.second.r.reason).toBe('hlt');
+      // The hook ran only while the gate was there: 600 instructions are 120 iterations of five.
+      expect(b.calls).toBe(120);
+      expect(b.stats?.gates).toBeGreaterThan(100);
+    });
+
     for (const [name, hook] of Object.entries(hooks)) {
       it(`should run a gate hook ${name} as the interpreter does, at every budget`, () => {
         for (const budget of [1, 2, 5, 13, 1e6]) {
