@@ -152,6 +152,7 @@ export class BlockCompiler {
   private pos = 0;
   readonly stats: JitStats = {
     compiled: 0,
+    blocks: 0,
     generated: 0,
     refused: 0,
     compileMs: 0,
@@ -243,6 +244,7 @@ export class BlockCompiler {
     );
     this.keep(pj, region);
     this.stats.compiled++;
+    this.stats.blocks += plan.blocks.length;
     this.stats.compileMs += now() - t0;
   }
 

@@ -2,6 +2,8 @@
 export interface JitStats {
   /** Regions compiled. */
   compiled: number;
+  /** Basic blocks in the regions compiled. */
+  blocks: number;
   /** Of those, regions whose source was new (the others reused a factory: same code, same address). */
   generated: number;
   /** Heads found not compilable (the first instruction is one the compiler does not take). */
