@@ -111,6 +111,8 @@ export class PageJit implements CompiledCodeObserver {
   kill(region: JitRegion): void {
     if (region.dead) return;
     region.dead = true;
+    // A dead region keeps no other alive (a link to it may outlive it until it is followed again).
+    region.links.fill(null);
     if (this.entry(region.entry) === region) this.set(region.entry, null);
     const k = this.regions.indexOf(region);
     if (k >= 0) this.regions.splice(k, 1);
