@@ -13,6 +13,7 @@ describe('@int3/kernel exports', () => {
       'HOST_CALL_JUMPED',
       'HZ',
       'IMAGE_DIR',
+      'KERNEL_CFLAGS',
       'Kallsyms',
       'KernelError',
       'KernelLayout',

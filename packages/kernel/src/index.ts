@@ -54,6 +54,7 @@ export {
 } from './machine/machine.js';
 export { KernelLayout } from './mm/kernel-layout.js';
 export type { TextPoke } from './mm/kernel-memory.js';
+export { KERNEL_CFLAGS } from './modules/kernel-cflags.js';
 export {
   type LoadedModule,
   ModuleLoader,

@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KernelError } from '../src/kernel-error.js';
 import { Machine } from '../src/machine/machine.js';
 import { setModuleParams } from '../src/modules/module-params.js';
-import { IMAGE_DIR, readSampleImage, sampleProgram } from '../src/sample-image.js';
+import { readSampleImage, sampleProgram } from '../src/sample-image.js';
+import { buildTestModule } from './support/build-test-module.js';
 
 // A module written as for Linux (module_init, module_param, module_param_string, pr_fmt, ktime_get,
 // kallsyms_lookup_name, jiffies, dump_stack), compiled at test time with the kernel flags (gcc is on
@@ -55,35 +52,11 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("module parameters");
 `;
 
-const FLAGS = readFileSync(join(IMAGE_DIR, 'kernel-flags.sh'), 'utf8')
-  .match(/KERNEL_CFLAGS=\(([\s\S]*?)\n\)/)![1]
-  .split(/\s+/)
-  .filter((f) => f.startsWith('-') && f !== '-isystem' && !f.startsWith('-print-file-name'));
-
-let dir: string;
 let ko: Uint8Array;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'int3-params-'));
-  writeFileSync(join(dir, 'params.c'), SOURCE);
-  const gccInclude = execFileSync('gcc', ['-print-file-name=include'], { encoding: 'utf8' }).trim();
-  const out = join(dir, 'params.ko');
-  execFileSync('gcc', [
-    ...FLAGS,
-    '-isystem',
-    gccInclude,
-    '-I',
-    join(IMAGE_DIR, 'include'),
-    '-Wall',
-    '-Werror',
-    '-c',
-    join(dir, 'params.c'),
-    '-o',
-    out,
-  ]);
-  ko = new Uint8Array(readFileSync(out));
+  ko = buildTestModule('params', SOURCE);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const boot = () => Machine.boot({ image: readSampleImage(), cpus: 1, programs: sampleProgram });
 const lines = (m: Machine) =>

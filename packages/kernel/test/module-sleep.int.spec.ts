@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Machine } from '../src/machine/machine.js';
-import { IMAGE_DIR, readSampleImage, sampleProgram } from '../src/sample-image.js';
+import { readSampleImage, sampleProgram } from '../src/sample-image.js';
+import { buildTestModule } from './support/build-test-module.js';
 
 // A module whose init sleeps with msleep() (<linux/delay.h>) and reads current->mm, compiled at test
 // time with the kernel flags against the headers the package ships. Linux runs a module's init in
@@ -41,31 +38,11 @@ module_exit(napper_exit);
 MODULE_LICENSE("GPL");
 `;
 
-const FLAGS = readFileSync(join(IMAGE_DIR, 'kernel-flags.sh'), 'utf8')
-  .match(/KERNEL_CFLAGS=\(([\s\S]*?)\n\)/)![1]
-  .split(/\s+/)
-  .filter((f) => f.startsWith('-') && f !== '-isystem' && !f.startsWith('-print-file-name'));
-
-let dir: string;
 let ko: Uint8Array;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'int3-napper-'));
-  writeFileSync(join(dir, 'napper.c'), SOURCE);
-  const gccInclude = execFileSync('gcc', ['-print-file-name=include'], { encoding: 'utf8' }).trim();
-  const out = join(dir, 'napper.ko');
-  execFileSync(
-    'gcc',
-    [...FLAGS, '-isystem', gccInclude, '-I', join(IMAGE_DIR, 'include'), '-Wall', '-Werror'].concat([
-      '-c',
-      join(dir, 'napper.c'),
-      '-o',
-      out,
-    ]),
-  );
-  ko = new Uint8Array(readFileSync(out));
+  ko = buildTestModule('napper', SOURCE);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const boot = (cpus: number) => Machine.boot({ image: readSampleImage(), cpus, programs: sampleProgram });
 const said = (m: Machine) =>

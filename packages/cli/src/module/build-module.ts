@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { IMAGE_DIR } from '@int3/kernel';
+import { IMAGE_DIR, KERNEL_CFLAGS } from '@int3/kernel';
 import { CliError } from '../cli-error.js';
-import { KERNEL_CFLAGS, moduleCflags } from './kernel-cflags.js';
+import { moduleCflags } from './module-cflags.js';
 
 /** What {@link buildModule} writes and what the compiler said. */
 export interface ModuleBuild {

@@ -13,7 +13,7 @@ import {
   normaliseReturn,
   toHex,
 } from '@int3/cpu/testing';
-import type { LoadedModule, Machine } from '@int3/kernel';
+import { KERNEL_CFLAGS, type LoadedModule, type Machine } from '@int3/kernel';
 import { type DecodedInsn, decodeInsn } from '../../src/arch/x86/decode-insn.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -25,34 +25,11 @@ export const CORPUS_OPT_LEVELS = ['-O0', '-O2', '-Os'] as const;
 /** One of {@link CORPUS_OPT_LEVELS}. */
 export type CorpusOptLevel = (typeof CORPUS_OPT_LEVELS)[number];
 
-/** The module flags of `packages/kernel/image/modules/build.sh`, the optimisation level apart. */
+/** The module flags of `packages/kernel/image/modules/build.sh` (the kernel's), the optimisation level apart. */
 function moduleCflags(opt: CorpusOptLevel): string[] {
   const include = execFileSync('gcc', ['-print-file-name=include'], { encoding: 'utf8' }).trim();
   return [
-    '-std=gnu11',
-    opt,
-    '-ffreestanding',
-    '-fno-pic',
-    '-fno-pie',
-    '-mcmodel=kernel',
-    '-mno-red-zone',
-    '-mno-sse',
-    '-mno-mmx',
-    '-mno-sse2',
-    '-mno-3dnow',
-    '-mno-avx',
-    '-mpreferred-stack-boundary=3',
-    '-fno-asynchronous-unwind-tables',
-    '-fno-unwind-tables',
-    '-fno-stack-protector',
-    '-fno-common',
-    '-fno-strict-aliasing',
-    '-fno-delete-null-pointer-checks',
-    '-fno-omit-frame-pointer',
-    '-fno-optimize-sibling-calls',
-    '-fno-shrink-wrap',
-    '-fcf-protection=none',
-    '-fno-ident',
+    ...KERNEL_CFLAGS.map((f) => (f === '-O2' ? opt : f)),
     '-nostdinc',
     '-isystem',
     include,
