@@ -15,7 +15,10 @@ export const MAX_INSN_LENGTH = 15;
 /**
  * One 4 KiB page of guest memory: its bytes, permissions, and the code decoded from it. Decoded code
  * belongs to the page object, so every address space and CPU sharing the page shares it, and any
- * write to the page (guest store or host write) drops the instructions it overlaps.
+ * write to the page (guest store or host write) drops the instructions it overlaps. Decoded and
+ * compiled code hold absolute addresses (next instruction, branch targets, RIP), so a page lives at
+ * one virtual address: `AddressSpace.share` maps a page into another space at the address it
+ * has, and nothing maps one page at two addresses (an alias would run code decoded for the other).
  * @see Intel SDM Vol. 3A §4.5 (paging) and §11.6 (self-modifying code)
  */
 export class Page {
