@@ -384,6 +384,53 @@ describe.skipIf(skipGdb)('int3 record --gdb, a live run with probes', () => {
   });
 });
 
+describe.skipIf(skipGdb)('int3 record --gdb, read and access watchpoints in a live run', () => {
+  it('should stop on rwatch and awatch, forwards and in reverse, journaled so the log replays', async () => {
+    const live = join(dir, 'live-rwatch.int3log');
+    const r = await gdbSession(
+      dir,
+      live,
+      [
+        'rwatch kmalloc_stats.allocs',
+        'continue',
+        mark('read'),
+        'x/i $pc',
+        'continue',
+        mark('reverse'),
+        'reverse-continue',
+        'x/i $pc',
+        mark('/'),
+        'delete',
+        'awatch kmalloc_stats.bytes',
+        mark('access'),
+        'continue',
+        mark('/'),
+        'delete',
+        'detach',
+      ],
+      { int3: ['record', '-o', live, '--run', 'cat /etc/motd', '--gdb', '0'], each: true, debugInfo: true },
+    );
+    expect(r.status).toBe(0);
+    // As in a replay of the same run: after the read (the addq that counts the allocation), then,
+    // backwards, at that addq itself.
+    expect(r.gdb).toMatch(/Thread 1 hit Hardware read watchpoint 1: kmalloc_stats\.allocs\n\nValue = 53\n/);
+    expect(section(r.gdb, 'read')).toMatch(/=> 0xffffffff81004126 <kmalloc\+38>:/);
+    expect(section(r.gdb, 'reverse')).toMatch(
+      /Value = 53\n[\s\S]*=> 0xffffffff8100411e <kmalloc\+30>:\s+addq\s+\$0x1,.*<kmalloc_stats>/,
+    );
+    expect(section(r.gdb, 'access')).toMatch(
+      /hit Hardware access \(read\/write\) watchpoint 2: kmalloc_stats\.bytes\n\n(Value = \d+|Old value = \d+\nNew value = \d+)\n/,
+    );
+    const log = readFileSync(live, 'utf8');
+    expect(log).toMatch(/"type":"input:gdb-run",[^\n]*"accesses":\["r:[0-9a-f]+:8"\]/);
+    expect(log).toMatch(/"accesses":\["a:[0-9a-f]+:8"\]/);
+    // The log replays, every state hash checked, the watched resumes stopping where they did.
+    const replayed = int3(['replay', live]);
+    expect(replayed.stderr).toBe('');
+    expect(replayed.status).toBe(0);
+  });
+});
+
 describe('int3 replay --gdb, mistakes', () => {
   it('should end on Ctrl-C in its own terminal, in one line, exit 130', async () => {
     const stub = startInt3(['replay', log, '--gdb', '0']);

@@ -8,6 +8,7 @@ import {
   type LogEntry,
   text,
 } from '@int3/kernel';
+import { type AccessHit, type AccessWatch, AccessWatches } from '../replay/access-watch.js';
 import { setCpuRegister } from '../replay/machine-registers.js';
 import { StepProbe } from '../replay/step-probe.js';
 import { WatchedBytes, type WriteWatch } from '../replay/watched-bytes.js';
@@ -28,6 +29,7 @@ const MAX_LOG_INTEGER = Number.MAX_SAFE_INTEGER;
 const big: FieldRule = (v) => (typeof v === 'bigint' ? undefined : 'a 64-bit value ({"$big":"<hex>"})');
 const hexAddress = text(16, /^[0-9a-f]{1,16}$/, 'a hex address');
 const watchRule = text(24, /^[0-9a-f]{1,16}:[1-8]$/, 'a watched range (hex address:length)');
+const accessRule = text(26, /^[ra]:[0-9a-f]{1,16}:[1-8]$/, 'a read or access watch (r or a:hex address:length)');
 
 /** The schemas of the gdb inputs (event-log.md §2). */
 export const GDB_INPUT_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<string, EntrySchema>([
@@ -42,7 +44,11 @@ export const GDB_INPUT_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<strin
         watches: arrayOf(watchRule, 0, 64, 'watched ranges'),
         step: integer(-1, 63),
       },
-      optional: { deadlineNs: integer(0, MAX_LOG_INTEGER), first: (v) => (v === true ? undefined : 'true') },
+      optional: {
+        deadlineNs: integer(0, MAX_LOG_INTEGER),
+        first: (v) => (v === true ? undefined : 'true'),
+        accesses: arrayOf(accessRule, 1, 64, 'read or access watches'),
+      },
     },
   ],
   [
@@ -63,6 +69,8 @@ export interface GdbRunInput extends LogEntry {
   readonly instructions: number;
   readonly breakpoints: readonly string[];
   readonly watches: readonly string[];
+  /** Read (`r:ADDR:LEN`, gdb's rwatch) and access (`a:ADDR:LEN`, awatch) watchpoints; absent: none. */
+  readonly accesses?: readonly string[];
   /** The CPU a `stepi` waits for (-1: none). */
   readonly step: number;
   /** Stop at the first position (before the workload's first instruction): the start of the session. */
@@ -73,14 +81,21 @@ export interface GdbRunInput extends LogEntry {
 /** Why the last `input:gdb-run` stopped where it did. */
 export type GdbRunStop =
   | { readonly kind: 'first' | 'break' | 'step' | 'bound' }
-  | { readonly kind: 'watch'; readonly watch: WriteWatch };
+  | { readonly kind: 'watch'; readonly watch: WriteWatch }
+  | { readonly kind: 'access'; readonly hit: AccessHit };
 
 /** What a machine's gdb inputs share: one probe (the step hook), the run going on, its last outcome. */
 interface GdbRunState {
   /** Why the last gdb-run held. */
   stop: GdbRunStop | undefined;
   readonly probe: StepProbe;
-  current: { readonly input: LogEntry; readonly watched: WatchedBytes | undefined } | undefined;
+  current:
+    | {
+        readonly input: LogEntry;
+        readonly watched: WatchedBytes | undefined;
+        readonly accesses: AccessWatches | undefined;
+      }
+    | undefined;
   /** How the last gdb-run ended when the workloads did (else undefined). */
   outcome: RunOutcome | undefined;
 }
@@ -127,30 +142,42 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
         const [a, n] = w.split(':');
         return { address: BigInt(`0x${a}`), length: Number(n) };
       });
-      state.current = { input, watched: watches.length > 0 ? new WatchedBytes(m.space, watches) : undefined };
+      const accesses = (i.accesses ?? []).map((w): AccessWatch => {
+        const [kind, a, n] = w.split(':');
+        return { type: kind === 'r' ? 'rwatch' : 'awatch', address: BigInt(`0x${a}`), length: Number(n) };
+      });
+      state.current = {
+        input,
+        watched: watches.length > 0 ? new WatchedBytes(m.space, watches) : undefined,
+        accesses: accesses.length > 0 ? new AccessWatches(accesses) : undefined,
+      };
     }
-    const watched = state.current.watched;
+    const { watched, accesses } = state.current;
     const bps = new Set(i.breakpoints.map((b) => BigInt(`0x${b}`)));
     const end = i.from + i.instructions;
     const outer = probe.visitor;
     let heldBy: 'input' | 'outer' | undefined;
     probe.visitor = (cpu, rip, retired, repeat) => {
       const watch = watched?.changed();
+      // The instruction before this position read (or, for awatch, wrote) a watched byte.
+      const access = accesses?.take();
       const past = retired > i.from;
       const why: GdbRunStop | undefined =
         i.first === true
           ? { kind: 'first' }
           : !past
             ? undefined
-            : watch !== undefined
-              ? { kind: 'watch', watch }
-              : bps.has(rip)
-                ? { kind: 'break' }
-                : cpu === i.step
-                  ? { kind: 'step' }
-                  : retired >= end
-                    ? { kind: 'bound' }
-                    : undefined;
+            : access !== undefined
+              ? { kind: 'access', hit: access }
+              : watch !== undefined
+                ? { kind: 'watch', watch }
+                : bps.has(rip)
+                  ? { kind: 'break' }
+                  : cpu === i.step
+                    ? { kind: 'step' }
+                    : retired >= end
+                      ? { kind: 'bound' }
+                      : undefined;
       const theirs = outer?.(cpu, rip, retired, repeat) === true;
       // Where both stop, the input ends (as it did when it was journaled), and the seek stops after it.
       if (why !== undefined) {
@@ -169,6 +196,7 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
     m.kernel.stepHook = probe.hook;
     const byPid = new Set(i.pids);
     const tasks = session.spawned.filter((t) => byPid.has(t.pid));
+    const uninstall = accesses?.install(m.cpus);
     try {
       const outcome = m.run({
         until: () => tasks.every((t) => t.exited),
@@ -181,6 +209,7 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
       state.current = undefined;
       return undefined;
     } finally {
+      uninstall?.();
       probe.visitor = outer;
       m.kernel.stepHook = hook;
     }

@@ -45,11 +45,16 @@ export class AccessWatches {
       hi: hi32(w.address),
       end: (lo32(w.address) >>> 0) + w.length,
     }));
+    // Installed over another (a journaled input's inside a re-run that watches too): both see the
+    // accesses to the pages of both, and the other is back when this one is removed.
+    const before = cpus.map((cpu) => cpu.memoryWatch);
     cpus.forEach((cpu, index) => {
+      const other = before[index];
       cpu.memoryWatch = {
-        pageLo,
-        pageHi,
+        pageLo: other ? Int32Array.from([...other.pageLo, ...pageLo]) : pageLo,
+        pageHi: other ? Int32Array.from([...other.pageHi, ...pageHi]) : pageHi,
         access: (lo, hi, size, write) => {
+          other?.access(lo, hi, size, write);
           if (this.hit !== undefined) return;
           const from = lo >>> 0;
           for (const r of ranges) {
@@ -63,10 +68,10 @@ export class AccessWatches {
       cpu.flushTlb();
     });
     return () => {
-      for (const cpu of cpus) {
-        cpu.memoryWatch = null;
+      cpus.forEach((cpu, index) => {
+        cpu.memoryWatch = before[index] ?? null;
         cpu.flushTlb();
-      }
+      });
     };
   }
 

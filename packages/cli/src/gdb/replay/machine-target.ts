@@ -69,7 +69,7 @@ export class MachineTarget implements GdbTarget {
   private readonly travel: TimeTravel;
   private readonly breakpoints = new Set<bigint>();
   private readonly writeWatches: WriteWatch[] = [];
-  /** Read and access watchpoints (a replay's: a live run's resumes journal write watchpoints only). */
+  /** Read and access watchpoints (a live run's resumes journal them with the write watchpoints). */
   private readonly accessWatches: AccessWatch[] = [];
   private watched: WatchedBytes | undefined;
   private stop: StopEvent;
@@ -185,6 +185,13 @@ export class MachineTarget implements GdbTarget {
       instructions: GDB_RUN_INSTRUCTIONS,
       breakpoints: [...this.breakpoints].map((b) => b.toString(16)),
       watches: this.writeWatches.map((w) => `${w.address.toString(16)}:${w.length}`),
+      ...(this.accessWatches.length === 0
+        ? {}
+        : {
+            accesses: this.accessWatches.map(
+              (w) => `${w.type === 'rwatch' ? 'r' : 'a'}:${w.address.toString(16)}:${w.length}`,
+            ),
+          }),
       step: stepCpu,
       ...(live.deadlineNs === undefined ? {} : { deadlineNs: live.deadlineNs }),
       ...(first ? { first: true } : {}),
@@ -200,7 +207,7 @@ export class MachineTarget implements GdbTarget {
       return true;
     }
     if (type === BreakpointType.ReadWatch || type === BreakpointType.AccessWatch) {
-      if (this.live || length < 1 || length > 8) return false;
+      if (length < 1 || length > 8) return false;
       const kind = type === BreakpointType.ReadWatch ? 'rwatch' : 'awatch';
       if (!this.accessWatches.some((w) => w.type === kind && w.address === address && w.length === length)) {
         this.accessWatches.push({ type: kind, address, length });
@@ -224,7 +231,7 @@ export class MachineTarget implements GdbTarget {
       const kind = type === BreakpointType.ReadWatch ? 'rwatch' : 'awatch';
       const i = this.accessWatches.findIndex((w) => w.type === kind && w.address === address && w.length === length);
       if (i >= 0) this.accessWatches.splice(i, 1);
-      return !this.live;
+      return true;
     }
     if (type !== BreakpointType.WriteWatch) return false;
     const i = this.writeWatches.findIndex((w) => w.address === address && w.length === length);
@@ -312,6 +319,7 @@ export class MachineTarget implements GdbTarget {
         at = this.extend(stepCpu);
         if (at === 'end') return this.endStop();
         const why = gdbRunState(this.traced.session.machine).stop;
+        if (why?.kind === 'access') return this.accessStop(why.hit.cpu, why.hit.watch);
         if (why?.kind !== 'bound') return this.stopAt(at, why?.kind === 'watch' ? why.watch : undefined);
       }
       // Step 3: let Ctrl-C in, then go on.
