@@ -209,6 +209,28 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
     );
   });
 
+  it("should show the registers after monitor event with gdb's hookpost-monitor flushing its register cache", async () => {
+    const r = await gdbSession(dir, log, [
+      'break vfs_read',
+      'continue',
+      'define hookpost-monitor',
+      'maint flush register-cache',
+      'end',
+      'monitor event 2',
+      mark('hooked'),
+      'info registers rip',
+      mark('flushed'),
+      'maint flush register-cache',
+      'info registers rip',
+      mark('/'),
+      'detach',
+    ]);
+    // gdb refetches nothing after a monitor command (rr and pyOCD say the same): the hook does it.
+    expect(section(r.gdb, 'hooked')).toBe(section(r.gdb, 'flushed'));
+    expect(section(r.gdb, 'hooked')).toMatch(/^rip\s+0x4010ac\s/);
+    expect(r.status).toBe(0);
+  });
+
   it('should refuse register and memory writes in a replay, and keep going', async () => {
     const r = await gdbSession(
       dir,
