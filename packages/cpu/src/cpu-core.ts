@@ -55,6 +55,16 @@ export class CpuCore extends CpuState {
   cr2Value = 0n;
   /** Non-zero when the run loop must re-check pending interrupts and drop its cached code page. */
   attention = 1;
+  /**
+   * A debugger's stop addresses (gdb's breakpoints at full speed), one set shared by the CPUs of a
+   * machine: an instruction at one decodes as a stop, and the run returns before it (reason
+   * `budget`, {@link atDebugStop} set), nothing executed or counted. Decoding looks at it, so it
+   * costs a run nothing per instruction; whoever changes it drops the decoded code at the addresses
+   * changed (`AddressSpace.dropCode`), as a code write does, without writing memory.
+   */
+  debugStops: ReadonlySet<bigint> | null = null;
+  /** Set when a run returned at a {@link debugStops} address; the host clears it. */
+  atDebugStop = false;
   /** Counts {@link flushTlb} calls (a run loop calling out to the host sees whether one happened meanwhile). */
   tlbFlushes = 0;
   /**

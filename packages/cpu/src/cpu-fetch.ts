@@ -1,6 +1,6 @@
 import { Access } from './cpu-core.js';
 import { CpuRegisters } from './cpu-registers.js';
-import { decodeInsn, gateInsn, pageBytes } from './decode.js';
+import { debugStopInsn, decodeInsn, gateInsn, pageBytes } from './decode.js';
 import type { Insn } from './insn.js';
 import { PageFlags } from './page-flags.js';
 
@@ -61,7 +61,8 @@ export class CpuFetch extends CpuRegisters {
     const cached = code[off];
     if (cached !== null) return cached;
     let insn: Insn;
-    if (page.flags & PageFlags.Gate || (page.instrumentation !== null && page.instrumentation[off] === 2)) {
+    if (this.debugStops?.has(this.rip) === true) insn = debugStopInsn();
+    else if (page.flags & PageFlags.Gate || (page.instrumentation !== null && page.instrumentation[off] === 2)) {
       insn = gateInsn();
     } else {
       const first = pageBytes(page.data, off);

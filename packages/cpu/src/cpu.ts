@@ -259,6 +259,9 @@ export class Cpu extends CpuTraps {
             }
             return this.gateExit;
           }
+        case 95 /* Op.DebugStop */:
+          this.atDebugStop = true;
+          return { reason: 'budget', rip: this.rip };
         case 91 /* Op.AluReg */:
           if (i.i2 !== 13 /* Op.Adc */ && i.i2 !== 14 /* Op.Sbb */) {
             // The commonest instructions of gcc output, inline: add/sub/cmp/and/or/xor/test on a

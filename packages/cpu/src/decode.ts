@@ -55,6 +55,15 @@ export function gateInsn(): Insn {
   return insn;
 }
 
+/** The pseudo-instruction standing for an address in `Cpu.debugStops` (it is never compiled). */
+export function debugStopInsn(): Insn {
+  const insn = new Insn();
+  insn.op = Op.DebugStop;
+  insn.len = 1;
+  insn.cost = 0;
+  return insn;
+}
+
 /** Bytes available for decoding at `offset` on a page (at most 15, stopping at the page end). */
 export function pageBytes(data: Uint8Array, offset: number): Uint8Array {
   return data.subarray(offset, Math.min(offset + 15, PAGE_SIZE));

@@ -102,6 +102,8 @@ export const Op = {
   RdSegBase: 93,
   /** wrfsbase / wrgsbase r32/r64 (cc: 0 FS, 1 GS), behind CR4.FSGSBASE. */
   WrSegBase: 94,
+  /** Not an instruction: a debugger's stop at an address in `Cpu.debugStops`; the run returns before it. */
+  DebugStop: 95,
   /**
    * BMI1 (VEX, 32/64-bit): i2 0 andn, 1 bextr, 2 blsi, 3 blsmsk, 4 blsr. The r/m operand is the
    * source (sk/sr or memory); r3 is the VEX.vvvv register: andn's first source, bextr's control;
