@@ -21,15 +21,59 @@ export type StepHook = (cpu: number, rip: bigint) => boolean | undefined | void;
  */
 export class CpuStepper implements CpuRunner {
   hook: StepHook | undefined;
+  /** The debug stops the CPUs share, and what is asked at each ({@link setStops}). */
+  private readonly stops = new Set<bigint>();
+  private stopHook: StepHook | undefined;
 
-  constructor(private readonly cpus: readonly Cpu[]) {}
+  constructor(
+    private readonly cpus: readonly Cpu[],
+    /** Drops the decoded code at an address in every address space that maps it. */
+    private readonly dropCode: (address: bigint) => void = () => {},
+  ) {}
+
+  /**
+   * Runs the CPUs at full speed but stops them before the instructions at `addresses` (a debugger's
+   * breakpoints): `hook` is asked there as the step hook is at every instruction, and holds the CPU
+   * (the run returns, nothing executed) or lets that instruction run. No address: no stops.
+   */
+  setStops(addresses: readonly bigint[], hook: StepHook | undefined): void {
+    const next = new Set(addresses);
+    for (const a of this.stops) if (!next.has(a)) this.dropCode(a);
+    for (const a of next) if (!this.stops.has(a)) this.dropCode(a);
+    this.stops.clear();
+    for (const a of next) this.stops.add(a);
+    this.stopHook = hook;
+    const shared = this.stops.size > 0 ? this.stops : null;
+    for (const c of this.cpus) c.debugStops = shared;
+  }
 
   run(cpu: number, budget: number, limit?: number): RunResult {
     const c = this.cpus[cpu];
     if (this.hook) {
       if (this.hook(cpu, c.rip) === true) return { reason: 'budget', rip: c.rip };
-      return c.step();
+      const stepped = c.step();
+      if (!c.atDebugStop) return stepped;
+      // Stepping, every instruction is the step hook's: a stop is passed at once.
+      c.atDebugStop = false;
+      return this.pass(c);
     }
-    return limit === undefined ? c.run(budget) : c.run(budget, limit);
+    const r = limit === undefined ? c.run(budget) : c.run(budget, limit);
+    if (!c.atDebugStop) return r;
+    c.atDebugStop = false;
+    if (this.stopHook?.(cpu, c.rip) === true) return r;
+    return this.pass(c);
+  }
+
+  /** Runs the instruction at a stop once, past the stop, which is back after it. */
+  private pass(c: Cpu): RunResult {
+    const rip = c.rip;
+    this.stops.delete(rip);
+    this.dropCode(rip);
+    try {
+      return c.step();
+    } finally {
+      this.stops.add(rip);
+      this.dropCode(rip);
+    }
   }
 }

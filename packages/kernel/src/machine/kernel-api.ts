@@ -110,4 +110,11 @@ export interface KernelApi {
    * that returns true holds the CPU before that instruction (see {@link StepHook}): a debugger's stop.
    */
   stepHook: StepHook | undefined;
+  /**
+   * Runs the CPUs at full speed and stops them before the instructions at `addresses` (a debugger's
+   * breakpoints, `Cpu.debugStops`): `hook` is asked at each as the step hook is at every instruction,
+   * and holds the CPU there or lets the instruction run. Guest memory and virtual time are untouched;
+   * an empty list removes every stop.
+   */
+  setDebugStops(addresses: readonly bigint[], hook: StepHook | undefined): void;
 }

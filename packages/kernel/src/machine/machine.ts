@@ -161,7 +161,15 @@ export class Machine {
     this.events = events;
     const panic = new KernelPanic(events, clocks, options.panicOnOops ?? false);
     this.panicState = panic;
-    const stepper = new CpuStepper(cpus);
+    const stepper = new CpuStepper(cpus, (address) => {
+      for (const s of new Set([
+        space,
+        ...cpus.map((c) => c.addressSpace),
+        ...[...this.scheduler.tasks.values()].map((t) => t.mm),
+      ])) {
+        if (s.isMapped(address)) s.dropCode(address, 1);
+      }
+    });
 
     // Step 2: tasks and traps.
     const sched = new Scheduler({ cpus, pcpu, space });
@@ -290,6 +298,7 @@ export class Machine {
       set stepHook(hook: StepHook | undefined) {
         stepper.hook = hook;
       },
+      setDebugStops: (addresses: readonly bigint[], hook: StepHook | undefined) => stepper.setStops(addresses, hook),
     });
     this.events$ = events.events$;
     this.streams = Object.freeze({
