@@ -399,7 +399,9 @@ describe.skipIf(skipGdb)('int3 record --gdb, a live run with probes', () => {
     const plain = ok(['trace', ...probes, '--run', 'cat /etc/motd']);
     expect(plain.split('\n').length).toBeGreaterThan(3);
     expect(r.stubOut).toBe(plain);
-    // The log replays, every state hash checked.
+    // Its continues ran at full speed (breakpoints only), re-executed one instruction at a time when
+    // it went back: the log replays, every state hash checked.
+    expect(readFileSync(live, 'utf8')).toMatch(/"type":"input:gdb-run",[^\n]*"untilNs":\d+/);
     const replayed = int3(['replay', live]);
     expect(replayed.stderr).toBe('');
     expect(replayed.status).toBe(0);

@@ -23,6 +23,11 @@ export const GDB_WRITE = 'input:gdb-write';
 
 /** Most instructions (all CPUs) one `input:gdb-run` runs: Ctrl-C waits at most that long. */
 export const GDB_RUN_INSTRUCTIONS = 100_000;
+/**
+ * Virtual time one full-speed `input:gdb-run` (a continue with breakpoints only) runs: 5 ms, about
+ * 5·10⁶ instructions per CPU, a fraction of a second of host time between two looks for Ctrl-C.
+ */
+export const GDB_RUN_SLICE_NS = 5_000_000;
 
 const MAX_LOG_INTEGER = Number.MAX_SAFE_INTEGER;
 /** A bigint (written `{"$big":"<hex>"}` in the log). */
@@ -47,6 +52,7 @@ export const GDB_INPUT_SCHEMAS: ReadonlyMap<string, EntrySchema> = new Map<strin
       optional: {
         deadlineNs: integer(0, MAX_LOG_INTEGER),
         first: (v) => (v === true ? undefined : 'true'),
+        untilNs: integer(0, MAX_LOG_INTEGER),
         accesses: arrayOf(accessRule, 1, 64, 'read or access watches'),
       },
     },
@@ -73,6 +79,11 @@ export interface GdbRunInput extends LogEntry {
   readonly accesses?: readonly string[];
   /** The CPU a `stepi` waits for (-1: none). */
   readonly step: number;
+  /**
+   * A `continue` at full speed: breakpoints are its only stops, and it runs to this virtual time of
+   * CPU 0 (then to the next position), not to `from + instructions`.
+   */
+  readonly untilNs?: number;
   /** Stop at the first position (before the workload's first instruction): the start of the session. */
   readonly first?: boolean;
   readonly deadlineNs?: number;
@@ -94,6 +105,8 @@ interface GdbRunState {
         readonly input: LogEntry;
         readonly watched: WatchedBytes | undefined;
         readonly accesses: AccessWatches | undefined;
+        /** An `untilNs` input past its time: it stops at the next position. */
+        late: boolean;
       }
     | undefined;
   /** How the last gdb-run ended when the workloads did (else undefined). */
@@ -150,11 +163,13 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
         input,
         watched: watches.length > 0 ? new WatchedBytes(m.space, watches) : undefined,
         accesses: accesses.length > 0 ? new AccessWatches(accesses) : undefined,
+        late: false,
       };
     }
-    const { watched, accesses } = state.current;
+    const current = state.current;
+    const { watched, accesses } = current;
     const bps = new Set(i.breakpoints.map((b) => BigInt(`0x${b}`)));
-    const end = i.from + i.instructions;
+    const end = i.untilNs === undefined ? i.from + i.instructions : Number.POSITIVE_INFINITY;
     const outer = probe.visitor;
     let heldBy: 'input' | 'outer' | undefined;
     probe.visitor = (cpu, rip, retired, repeat) => {
@@ -175,7 +190,7 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
                   ? { kind: 'break' }
                   : cpu === i.step
                     ? { kind: 'step' }
-                    : retired >= end
+                    : retired >= end || current.late
                       ? { kind: 'bound' }
                       : undefined;
       const theirs = outer?.(cpu, rip, retired, repeat) === true;
@@ -193,22 +208,47 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
       return false;
     };
     const hook = m.kernel.stepHook;
-    m.kernel.stepHook = probe.hook;
+    // At full speed when nothing needs every instruction: breakpoints only, and no seek looking on
+    // (a seek's re-run steps, stopping at the same positions: the step probe is asked at each stop
+    // as at every instruction).
+    const fast = i.untilNs !== undefined && outer === undefined && watched === undefined && accesses === undefined;
+    if (fast) {
+      probe.onlyAt(bps);
+      m.kernel.stepHook = undefined;
+      m.kernel.setDebugStops([...bps], probe.hook);
+    } else m.kernel.stepHook = probe.hook;
     const byPid = new Set(i.pids);
     const tasks = session.spawned.filter((t) => byPid.has(t.pid));
+    const until = () => tasks.every((t) => t.exited);
     const uninstall = accesses?.install(m.cpus);
     try {
-      const outcome = m.run({
-        until: () => tasks.every((t) => t.exited),
-        deadlineNs: i.deadlineNs,
-        stopAfter: probe.stop,
-      });
+      let outcome: RunOutcome;
+      if (current.late) outcome = m.run({ until, deadlineNs: i.deadlineNs, stopAfter: probe.stop });
+      else {
+        const untilNs = Math.min(i.deadlineNs ?? Number.POSITIVE_INFINITY, i.untilNs ?? Number.POSITIVE_INFINITY);
+        outcome = m.run({ until, deadlineNs: Number.isFinite(untilNs) ? untilNs : undefined, stopAfter: probe.stop });
+        if (
+          outcome.reason === 'time' &&
+          i.untilNs !== undefined &&
+          outcome.at < (i.deadlineNs ?? Number.POSITIVE_INFINITY)
+        ) {
+          // Past its time: on to the next position, one instruction at a time (where a stepped
+          // re-run of it stops too).
+          current.late = true;
+          if (fast) {
+            m.kernel.setDebugStops([], undefined);
+            m.kernel.stepHook = probe.hook;
+          }
+          outcome = m.run({ until, deadlineNs: i.deadlineNs, stopAfter: probe.stop });
+        }
+      }
       if (outcome.reason === 'stopped') {
         if (heldBy === 'outer') return 'stopped';
       } else state.outcome = outcome;
       state.current = undefined;
       return undefined;
     } finally {
+      if (fast) m.kernel.setDebugStops([], undefined);
       uninstall?.();
       probe.visitor = outer;
       m.kernel.stepHook = hook;

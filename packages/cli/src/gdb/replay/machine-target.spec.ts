@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTracedSession, readKernelImage, replayTracedSession } from '../../tracing/traced-session.js';
+import { GDB_RUN_INSTRUCTIONS } from '../live/gdb-inputs.js';
+import { handleGdbInputs } from '../live/trace-gdb.js';
 import { amd64RegisterNumber } from '../protocol/amd64-registers.js';
 import { BreakpointType, TargetRefusal } from '../protocol/gdb-target.js';
 import { MachineTarget } from './machine-target.js';
@@ -104,5 +106,27 @@ describe(MachineTarget, () => {
     expect(() => t.monitor('event 999')).toThrow(/N from 0 to/);
     expect(t.insertBreakpoint(BreakpointType.ReadWatch, 0x1000n, 8)).toBe(true);
     expect(t.insertBreakpoint(BreakpointType.AccessWatch, 0x1000n, 9)).toBe(false);
+  });
+
+  it('should continue a live run at full speed, a slice of virtual time at a time, and stop there on Ctrl-C', async () => {
+    const t = createTracedSession(image, 2, { recordEvents: true, snapshotEveryNs: 100_000 });
+    handleGdbInputs(t);
+    t.session.apply({ type: 'input:spawn', argv: ['spin', '30000000'] });
+    const live = new MachineTarget(t, t.session.log(), { pids: t.session.spawned.map((task) => task.pid) });
+    const stopped = live.resume({ action: 'continue', direction: 'forward', thread: 1 });
+    live.interrupt();
+    const s = (await stopped) as { kind: string; thread: number; signal?: number };
+    expect(s).toMatchObject({ kind: 'stopped', signal: 2 });
+    // One slice (5 ms of virtual time), far past the 10^5 instructions of a stepped resume.
+    const runs = t.session.log().filter((e) => e.type === 'input:gdb-run');
+    expect(runs.at(-1)).toMatchObject({ untilNs: expect.any(Number) });
+    let retired = 0;
+    for (const c of t.session.machine.cpus) retired += c.retired;
+    expect(retired).toBeGreaterThan(10 * GDB_RUN_INSTRUCTIONS);
+    // Where it stopped is a position of the history: a step back and forth comes back to it.
+    const at = live.readRegisters(s.thread);
+    await step(live, s.thread, 'reverse');
+    await step(live, s.thread, 'forward');
+    expect(live.readRegisters(s.thread)).toEqual(at);
   });
 });

@@ -5,6 +5,7 @@ import { TRACER_START, TRACERS_STOP } from '../../tracing/tracer-inputs.js';
 import {
   GDB_RUN,
   GDB_RUN_INSTRUCTIONS,
+  GDB_RUN_SLICE_NS,
   GDB_WRITE,
   type GdbRunInput,
   gdbRunState,
@@ -193,6 +194,10 @@ export class MachineTarget implements GdbTarget {
             ),
           }),
       step: stepCpu,
+      // A continue with breakpoints only runs at full speed, a slice of virtual time at a time.
+      ...(stepCpu < 0 && !first && this.writeWatches.length === 0 && this.accessWatches.length === 0
+        ? { untilNs: m.clock(0) + GDB_RUN_SLICE_NS }
+        : {}),
       ...(live.deadlineNs === undefined ? {} : { deadlineNs: live.deadlineNs }),
       ...(first ? { first: true } : {}),
     };

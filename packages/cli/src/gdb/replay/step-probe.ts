@@ -61,6 +61,15 @@ export class StepProbe {
   }
 
   /**
+   * The hook is about to be asked at `stops` only (debug stops, not every instruction): a hold to let
+   * go is kept only if it is at one of them, where the hook is asked next; elsewhere its instruction
+   * runs without asking.
+   */
+  onlyAt(stops: ReadonlySet<bigint>): void {
+    if (this.skip && (this.held === undefined || !stops.has(this.held.rip))) this.skip = false;
+  }
+
+  /**
    * Asks the session to stop after the input in progress ends: an input handler held the run where a
    * seek also wanted to stop, and ends there (the hold is the input's end, not an interruption).
    */
