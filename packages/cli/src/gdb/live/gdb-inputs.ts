@@ -211,12 +211,22 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
     // At full speed when nothing needs every instruction: breakpoints only, and no seek looking on
     // (a seek's re-run steps, stopping at the same positions: the step probe is asked at each stop
     // as at every instruction).
-    const fast = i.untilNs !== undefined && outer === undefined && watched === undefined && accesses === undefined;
+    const seekStops = probe.stopsOnly;
+    const fast =
+      !current.late &&
+      i.untilNs !== undefined &&
+      (outer === undefined || seekStops !== undefined) &&
+      watched === undefined &&
+      accesses === undefined;
+    const stops = new Set([...bps, ...(seekStops ?? [])]);
     if (fast) {
-      probe.onlyAt(bps);
+      probe.onlyAt(stops);
       m.kernel.stepHook = undefined;
-      m.kernel.setDebugStops([...bps], probe.hook);
+      m.kernel.setDebugStops([...stops], probe.hook);
     } else m.kernel.stepHook = probe.hook;
+    // A full-speed seek's stops are back after this input (it may step, or have stops of its own).
+    const restoreStops = () =>
+      m.kernel.setDebugStops(seekStops ? [...seekStops] : [], seekStops ? probe.hook : undefined);
     const byPid = new Set(i.pids);
     const tasks = session.spawned.filter((t) => byPid.has(t.pid));
     const until = () => tasks.every((t) => t.exited);
@@ -236,7 +246,7 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
           // re-run of it stops too).
           current.late = true;
           if (fast) {
-            m.kernel.setDebugStops([], undefined);
+            restoreStops();
             m.kernel.stepHook = probe.hook;
           }
           outcome = m.run({ until, deadlineNs: i.deadlineNs, stopAfter: probe.stop });
@@ -248,7 +258,7 @@ export function gdbRunHandler(machine: () => Machine): InputHandler {
       state.current = undefined;
       return undefined;
     } finally {
-      if (fast) m.kernel.setDebugStops([], undefined);
+      if (fast) restoreStops();
       uninstall?.();
       probe.visitor = outer;
       m.kernel.stepHook = hook;

@@ -85,7 +85,9 @@ describe(MachineTarget, () => {
   });
 
   it('should stop a long continue at the next instruction when interrupted (Ctrl-C)', async () => {
-    const t = target([['spin', '3000000']], 1_000_000);
+    // Long enough (3.6·10⁸ instructions) that a continue at full speed does not reach its end before
+    // its first look for Ctrl-C.
+    const t = target([['spin', '30000000']], 1_000_000);
     const stop = t.resume({ action: 'continue', direction: 'forward', thread: 1 });
     t.interrupt();
     const s = await stop;

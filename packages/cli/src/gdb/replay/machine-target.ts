@@ -300,18 +300,25 @@ export class MachineTarget implements GdbTarget {
         const deadline = performance.now() + YIELD_EVERY_MS;
         const uninstall = accesses?.install(this.traced.session.machine.cpus);
         try {
-          at = this.travel.forward((cpu, rip) => {
-            // The instruction before this position touched a read or access watchpoint.
-            hit = accesses?.take();
-            if (hit !== undefined) return true;
-            if (watched !== undefined) {
-              watch = watched.changed();
-              if (watch !== undefined) return true;
-            }
-            if (cpu === stepCpu || bps.has(rip)) return true;
-            if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
-            return yielded;
-          });
+          if (watched === undefined && accesses === undefined && stepCpu < 0) {
+            // Breakpoints only: at full speed, the kernel's debug stops at them.
+            const fast = this.travel.forwardFast(bps, YIELD_EVERY_MS);
+            at = fast.at;
+            yielded = fast.yielded;
+          } else {
+            at = this.travel.forward((cpu, rip) => {
+              // The instruction before this position touched a read or access watchpoint.
+              hit = accesses?.take();
+              if (hit !== undefined) return true;
+              if (watched !== undefined) {
+                watch = watched.changed();
+                if (watch !== undefined) return true;
+              }
+              if (cpu === stepCpu || bps.has(rip)) return true;
+              if (++count % YIELD_EVERY_POSITIONS === 0 && performance.now() > deadline) yielded = true;
+              return yielded;
+            });
+          }
         } finally {
           uninstall?.();
         }

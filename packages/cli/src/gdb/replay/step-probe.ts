@@ -43,6 +43,11 @@ export class StepProbe {
   /** Where the last stop held. */
   held: TimelinePosition | undefined;
   visitor: PositionVisitor | undefined;
+  /**
+   * Set while the visitor stops only at these addresses (a full-speed run on the kernel's debug
+   * stops): an input that runs its own stops may run at full speed too, with these among them.
+   */
+  stopsOnly: ReadonlySet<bigint> | undefined;
 
   constructor(
     private readonly cpus: readonly Cpu[],

@@ -88,6 +88,39 @@ export class TimeTravel {
     return this.point;
   }
 
+  /**
+   * Runs forwards from here at full speed (the kernel's debug stops: the probe is asked at `stops`
+   * only) to the first position at one of `stops`, or to the end of the log; past `ms` of host time,
+   * to the next position instead (`yielded`), one instruction at a time from where the run stopped.
+   */
+  forwardFast(stops: ReadonlySet<bigint>, ms: number): { readonly at: TimelinePoint; readonly yielded: boolean } {
+    if (this.point === 'end') return { at: 'end', yielded: false };
+    const kernel = this.session.machine.kernel;
+    const probe = this.probe;
+    const deadline = performance.now() + ms;
+    let late = false;
+    probe.onlyAt(stops);
+    probe.visitor = (_cpu, rip) => stops.has(rip);
+    probe.stopsOnly = stops;
+    kernel.setDebugStops([...stops], probe.hook);
+    let held: boolean;
+    try {
+      held = this.session.seekWhere('here', () => probe.stop() || (late = performance.now() > deadline));
+    } finally {
+      kernel.setDebugStops([], undefined);
+      probe.visitor = undefined;
+      probe.stopsOnly = undefined;
+    }
+    if (late) {
+      this.run('here', () => true);
+      const at = this.here;
+      return { at, yielded: at !== 'end' };
+    }
+    const ended = probe.takeInputEnd();
+    this.point = (held || ended) && probe.held !== undefined ? probe.held : 'end';
+    return { at: this.here, yielded: false };
+  }
+
   /** Goes to the first position after log entry `n` was produced (the end, after the last one). */
   toEvent(n: number): TimelinePoint {
     const snaps = this.session.snapshotList();
