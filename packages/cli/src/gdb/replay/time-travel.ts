@@ -105,7 +105,11 @@ export class TimeTravel {
     kernel.setDebugStops([...stops], probe.hook);
     let held: boolean;
     try {
-      held = this.session.seekWhere('here', () => probe.stop() || (late = performance.now() > deadline));
+      held = this.session.seekWhere('here', () => {
+        if (probe.stop()) return true;
+        late = performance.now() > deadline;
+        return late;
+      });
     } finally {
       kernel.setDebugStops([], undefined);
       probe.visitor = undefined;
