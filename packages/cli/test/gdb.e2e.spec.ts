@@ -231,6 +231,29 @@ describe.skipIf(skipGdb)('int3 replay --gdb, driven by gdb', () => {
     expect(r.status).toBe(0);
   });
 
+  it("should stop a watch where gdb's own software watchpoint stops: at the store that changed the value", async () => {
+    const script = (software: boolean) => [
+      ...(software ? ['set can-use-hw-watchpoints 0'] : []),
+      'watch *(long *)&kmalloc_stats',
+      'continue',
+      mark('hit'),
+      'x/i $pc',
+      'print *(long *)&kmalloc_stats',
+      mark('/'),
+      'detach',
+    ];
+    const hardware = await gdbSession(dir, log, script(false));
+    // gdb steps the run itself and compares the value after each instruction.
+    const software = await gdbSession(dir, log, script(true));
+    const change = (t: string) =>
+      /hit (Hardware w|W)atchpoint 1: \*\(long \*\)&kmalloc_stats\n\n(Old value = \d+\nNew value = \d+)\n/.exec(t);
+    expect(change(hardware.gdb)?.[1]).toBe('Hardware w');
+    expect(change(software.gdb)?.[1]).toBe('W');
+    expect(change(software.gdb)?.[2]).toBe(change(hardware.gdb)?.[2]);
+    expect(section(software.gdb, 'hit')).toBe(section(hardware.gdb, 'hit'));
+    expect(section(hardware.gdb, 'hit')).toMatch(/=> 0xffffffff81004126 <kmalloc\+38>:/);
+  });
+
   it('should refuse register and memory writes in a replay, and keep going', async () => {
     const r = await gdbSession(
       dir,
