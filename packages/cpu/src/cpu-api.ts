@@ -117,6 +117,15 @@ export interface Cpu {
   gateHook: GateHook | null;
   /** A debugger's memory watch, or null (the default, which costs nothing). */
   memoryWatch: MemoryWatch | null;
+  /**
+   * A debugger's stops: the addresses where a run returns before the instruction (reason `budget`,
+   * {@link atDebugStop} set), nothing executed or counted. Decoding looks at them, so whoever changes
+   * the set drops the decoded code at each address it adds or removes (AddressSpace.dropCode). Null,
+   * the default, costs nothing.
+   */
+  debugStops: ReadonlySet<bigint> | null;
+  /** Set when a run returned at a {@link debugStops} address; the host clears it. */
+  atDebugStop: boolean;
   /** The port space `in`/`out` reach, or none (they raise #GP). */
   io: PortIo | undefined;
   /** The block compiler's view, or null when this CPU only interprets. */

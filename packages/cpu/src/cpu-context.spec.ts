@@ -44,8 +44,8 @@ const FIELDS = {
   lazyFlags: ['lop', 'lsz', 'ldl', 'ldh', 'lsl', 'lsh', 'lrl', 'lrh', 'lcf', 'lof'],
   /** Saved by the machine's snapshot beside the context (the space, instrumentation mode). */
   host: ['addressSpaceRef', 'costMask'],
-  /** Scratch values within one instruction or one exit. */
-  scratch: ['vh', 'eah', 'mal', 'mah', 'udInsn', 'trapVector'],
+  /** Scratch values within one instruction or one exit (atDebugStop: the exit's reason, the host clears it). */
+  scratch: ['vh', 'eah', 'mal', 'mah', 'udInsn', 'trapVector', 'atDebugStop'],
   /** Caches a restore drops (it flushes the TLB; the run loop re-derives the rest). */
   caches: [
     'rTagLo',
@@ -65,7 +65,8 @@ const FIELDS = {
     'epoch',
   ],
   /** What the host wires in, and the CPU's identity and outputs. */
-  wiring: ['memoryWatch', 'io', 'id', 'cpuId', 'trapSubject', 'traps$', 'gateHook', 'gateExit', 'jit'],
+  // A debugger's stops and watches stay across a restore: going back in time keeps the breakpoints.
+  wiring: ['memoryWatch', 'debugStops', 'io', 'id', 'cpuId', 'trapSubject', 'traps$', 'gateHook', 'gateExit', 'jit'],
 } as const;
 
 /** sti; nop; nop; hlt at 0x400000. */
