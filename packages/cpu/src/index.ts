@@ -37,6 +37,8 @@ export { parseElf } from './elf/parse-elf.js';
 export { type SymbolLocation, SymbolTable, type TableSymbol } from './elf/symbol-table.js';
 export { ExceptionVector } from './exception-vector.js';
 export type { Insn } from './insn.js';
+export type { BlockCompilerOptions } from './jit/block-compiler.js';
+export type { JitStats } from './jit/jit-stats.js';
 export { MemoryError } from './memory-error.js';
 export { Msr } from './msr.js';
 export { PAGE_SIZE, PageFlags } from './page-flags.js';

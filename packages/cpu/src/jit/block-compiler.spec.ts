@@ -206,22 +206,28 @@ describe(BlockCompiler, () => {
     const detour = [0xcc, 0x83, 0xc1, 0x02, 0x49, 0xff, 0xcf, 0x0f, 0x85, 0xf3, 0xef, 0xff, 0xff, 0xf4];
     type Hook = (cpu: CpuApi, calls: number) => boolean;
 
-    /** Runs the loop 200 times with `hook` at the gate (it counts in rdx), on one engine. */
-    function run(hook: Hook, jit: boolean, budget: number) {
+    /** The loop on one engine (every head compiled at its first visit, or none), RIP at CODE. */
+    function gateMachine(jit: boolean, iterations: bigint): { as: AddressSpace; cpu: Cpu } {
       const as = new AddressSpace();
       as.map(CODE, 8192, RWX);
       as.write(CODE, Uint8Array.from(text));
       as.write(GATE, Uint8Array.from(detour));
       as.markGate(GATE, true);
       const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+      cpu.setReg(Reg.R15, iterations);
+      cpu.rip = CODE;
+      return { as, cpu };
+    }
+
+    /** Runs the loop 200 times with `hook` at the gate (it counts in rdx), on one engine. */
+    function run(hook: Hook, jit: boolean, budget: number) {
+      const { cpu } = gateMachine(jit, 200n);
       let calls = 0;
       cpu.gateHook = (c) => {
         calls++;
         c.setReg(Reg.RDX, c.getReg(Reg.RDX) + 1n);
         return hook(c, calls);
       };
-      cpu.setReg(Reg.R15, 200n);
-      cpu.rip = CODE;
       const out = [];
       for (let k = 0; k < 50; k++) {
         const r = state(cpu, cpu.run(budget));
@@ -266,20 +272,13 @@ describe(BlockCompiler, () => {
 
     it('should run the byte under a gate as code once it is no gate, though regions were linked to it', () => {
       const go = (jit: boolean) => {
-        const as = new AddressSpace();
-        as.map(CODE, 8192, RWX);
-        as.write(CODE, Uint8Array.from(text));
-        as.write(GATE, Uint8Array.from(detour));
-        as.markGate(GATE, true);
-        const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+        const { as, cpu } = gateMachine(jit, 400n);
         let calls = 0;
         cpu.gateHook = (c) => {
           calls++;
           c.rip += 1n;
           return true;
         };
-        cpu.setReg(Reg.R15, 400n);
-        cpu.rip = CODE;
         const first = state(cpu, cpu.run(600));
         // The gate goes, and its byte becomes a nop that the loop now runs.
         as.markGate(GATE, false);

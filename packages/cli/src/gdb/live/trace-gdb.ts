@@ -13,7 +13,11 @@ export interface TraceGdbOptions {
   readonly imagePath: string | undefined;
   readonly interrupt: Interrupt;
   readonly writeErr: (text: string) => void;
-  /** Called after every resume and slice: where the trace is written as it comes. */
+  /**
+   * Called after each slice of the run once gdb has detached: where the trace is written. While gdb
+   * holds the machine nothing is written, since going back and forth would print re-executed hits
+   * again; what the run traced until the detach is printed then (as much as the trace buffer held).
+   */
   readonly onStop: () => void;
 }
 
@@ -43,7 +47,7 @@ export async function traceGdb(
   const first = s.spawned.length;
   for (const argv of workloads) s.apply({ type: 'input:spawn', argv: [...argv] });
   const pids = s.spawned.slice(first).map((task) => task.pid);
-  const target = new MachineTarget(t, s.log(), { pids, afterResume: options.onStop });
+  const target = new MachineTarget(t, s.log(), { pids });
   const how = await serveAnnounced({
     address,
     target,

@@ -49,8 +49,6 @@ const OUT_OF_REACH =
 export interface LiveRun {
   readonly pids: readonly number[];
   readonly deadlineNs?: number | undefined;
-  /** Called after every resume (to print the trace the run made). */
-  readonly afterResume?: () => void;
 }
 
 /**
