@@ -126,7 +126,7 @@ export interface Cpu {
   debugStops: ReadonlySet<bigint> | null;
   /** Set when a run returned at a {@link debugStops} address; the host clears it. */
   atDebugStop: boolean;
-  /** The port space `in`/`out` reach, or none (they raise #GP). */
+  /** The port space `in`/`out` reach; with none, `in` reads all ones and `out` goes nowhere (no device). */
   io: PortIo | undefined;
   /** The block compiler's view, or null when this CPU only interprets. */
   readonly jit: CompilerView | null;
