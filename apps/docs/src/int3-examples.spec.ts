@@ -1,11 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formatTranscript, runExampleBlock, splitCommands } from './int3-examples.js';
 
-/** A stand-in CLI: prints its arguments, fails on `bad`. */
-const bin = join(tmpdir(), 'int3-examples-fake-cli.mjs');
+/** A stand-in CLI: prints its arguments, fails on `bad` (in a directory of its own, removed after). */
+const dir = mkdtempSync(join(tmpdir(), 'int3-examples-'));
+const bin = join(dir, 'fake-cli.mjs');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
   bin,
   "const a = process.argv.slice(2); if (a[0] === 'bad') { console.error('int3: bad'); process.exit(2); } console.log(a.join(' '));\n",
