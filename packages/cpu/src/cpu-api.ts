@@ -50,6 +50,11 @@ export interface Cpu {
   fsBase: bigint;
   gsBase: bigint;
   kernelGsBase: bigint;
+  /**
+   * CR0 (paging honours its WP bit). The host's setters store what they are given, as firmware
+   * would; the guest's MOV to CR0/CR3/CR4 is checked as the SDM says (#GP(0) for reserved bits or a
+   * combination IA-32e mode forbids).
+   */
   cr0: bigint;
   cr2: bigint;
   cr3: bigint;

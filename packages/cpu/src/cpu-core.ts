@@ -45,6 +45,9 @@ export interface MemoryWatch {
  * front of the address space's page map, effective-address computation and operand access.
  * @see Intel SDM Vol. 3A §4.7 (page-fault exceptions) and §4.10 (caching translation information)
  */
+/** CR0.WP: supervisor writes honour read-only pages. */
+const CR0_WP = 1n << 16n;
+
 export class CpuCore extends CpuState {
   addressSpaceRef: AddressSpace;
   cplValue: 0 | 3 = 0;
@@ -53,6 +56,8 @@ export class CpuCore extends CpuState {
   gsLo = 0;
   gsHi = 0;
   cr2Value = 0n;
+  /** CR0 (PG, WP, NE, ET, MP, PE and AM set): paging reads its WP bit. */
+  cr0Value = 0x80050033n;
   /** Non-zero when the run loop must re-check pending interrupts and drop its cached code page. */
   attention = 1;
   /**
@@ -133,7 +138,9 @@ export class CpuCore extends CpuState {
     if (page === undefined) this.pageFault(lo, hi, code);
     const f = page.flags;
     if (user && !(f & PageFlags.User)) this.pageFault(lo, hi, code | 1);
-    if (access === Access.Write && !(f & PageFlags.Writable)) this.pageFault(lo, hi, code | 1);
+    // A supervisor write ignores a read-only page while CR0.WP is clear. @see Intel SDM Vol. 3A §4.6.1
+    if (access === Access.Write && !(f & PageFlags.Writable) && (user || (this.cr0Value & CR0_WP) !== 0n))
+      this.pageFault(lo, hi, code | 1);
     if (access === Access.Fetch && f & PageFlags.NoExecute) this.pageFault(lo, hi, code | 1);
     const i = (lo >>> 12) & 255;
     if (access === Access.Fetch) {

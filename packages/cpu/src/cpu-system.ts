@@ -7,6 +7,26 @@ import { Msr } from './msr.js';
 const GP0 = ExceptionVector.GeneralProtection;
 /** CR4.FSGSBASE (bit 16): enables rdfsbase and its kin. */
 const CR4_FSGSBASE = 1n << 16n;
+/** CR0's defined bits: PE, MP, EM, TS, ET, NE, WP, AM, NW, CD, PG (the others of 31:0 are ignored). */
+const CR0_DEFINED = 0xe005003fn;
+const CR0_PE = 1n;
+const CR0_ET = 1n << 4n;
+const CR0_NW = 1n << 29n;
+const CR0_CD = 1n << 30n;
+const CR0_PG = 1n << 31n;
+/**
+ * The CR4 bits this CPU has (those of the features CPUID reports): TSD (rdtsc at CPL 3), PAE and
+ * FSGSBASE. Any other bit is reserved here, and MOV to CR4 setting one raises #GP(0) — a feature a
+ * guest switched on must not be silently absent (SMEP, SMAP, PCIDE, UMIP, …).
+ */
+const CR4_KNOWN = (1n << 2n) | (1n << 5n) | CR4_FSGSBASE;
+const CR4_PAE = 1n << 5n;
+/** MAXPHYADDR is 36 when CPUID has no leaf 80000008H (Intel SDM Vol. 3A §4.1.4): CR3's bits 63:36 are reserved. */
+const CR3_RESERVED = ~((1n << 36n) - 1n) & ((1n << 64n) - 1n);
+/** EFER's writable bits: SCE, LME, NXE (LMA is the CPU's own: written values are ignored). */
+const EFER_WRITABLE = 0x901n;
+const EFER_LMA = 1n << 10n;
+const EFER_LME = 1n << 8n;
 /** RFLAGS bits popf/iret may change at CPL 0 (CF PF AF ZF SF TF IF DF OF NT AC ID). */
 const POPF_MASK = 0x244fd5;
 
@@ -22,7 +42,6 @@ export interface PortIo {
  * @see Intel SDM Vol. 3A §2.5 (control registers), §5.8.8 (SYSCALL/SYSRET), Vol. 4 (MSRs)
  */
 export class CpuSystem extends CpuCore {
-  cr0Value = 0x80050033n;
   cr3Value = 0n;
   cr4Value = 0x20n;
   efer = 0xd01n;
@@ -93,12 +112,16 @@ export class CpuSystem extends CpuCore {
 
   writeMsrValue(index: number, v: bigint): void {
     v = BigInt.asUintN(64, v);
-    const base = index >>> 0 === Msr.FS_BASE || index >>> 0 === Msr.GS_BASE || index >>> 0 === Msr.KERNEL_GS_BASE;
-    // A segment base must be canonical (bits 63:47 all equal), as WRMSR checks.
-    if (base && v >> 47n !== 0n && v >> 47n !== 0x1ffffn) throw new CpuFault(GP0, 0);
-    switch (index >>> 0) {
+    const n = index >>> 0;
+    const address = n === Msr.FS_BASE || n === Msr.GS_BASE || n === Msr.KERNEL_GS_BASE || n === Msr.LSTAR;
+    // A segment base or the syscall entry must be canonical (bits 63:47 all equal), as WRMSR checks.
+    if (address && v >> 47n !== 0n && v >> 47n !== 0x1ffffn) throw new CpuFault(GP0, 0);
+    switch (n) {
       case Msr.EFER:
-        this.efer = v;
+        // Reserved bits, and LME changed while paging is on, raise #GP(0). @see Intel SDM Vol. 3A §2.2.1, §9.8.5
+        if (v & ~(EFER_WRITABLE | EFER_LMA) || ((v ^ this.efer) & EFER_LME && this.cr0Value & CR0_PG))
+          throw new CpuFault(GP0, 0);
+        this.efer = (v & EFER_WRITABLE) | (this.efer & EFER_LMA);
         return;
       case Msr.STAR:
         this.star = v;
@@ -359,7 +382,7 @@ export class CpuSystem extends CpuCore {
       a = 0x000906ea;
       b = (this.cpuId & 0xff) << 24;
       c = (1 << 13) | (1 << 23);
-      d = (1 << 4) | (1 << 5) | (1 << 8) | (1 << 15);
+      d = (1 << 4) | (1 << 5) | (1 << 6) | (1 << 8) | (1 << 15);
     } else if (leaf === 7 && this.R[1] === 0) b = (1 << 0) | (1 << 3);
     else if (leaf === 0x80000000) a = 0x80000001;
     else if (leaf === 0x80000001) {
@@ -383,11 +406,29 @@ export class CpuSystem extends CpuCore {
       return;
     }
     const v = toBig(this.R[i.sr], this.H[i.sr]);
-    if (n === 0) this.cr0Value = v;
+    if (n === 0) this.cr0Value = this.checkedCr0(v);
     else if (n === 2) this.cr2Value = v;
-    else if (n === 3) this.cr3Value = v;
-    else this.cr4Value = v;
+    else if (n === 3) {
+      if (v & CR3_RESERVED) throw new CpuFault(GP0, 0);
+      this.cr3Value = v;
+    } else {
+      // In IA-32e mode PAE stays set.
+      if (v & ~CR4_KNOWN || !(v & CR4_PAE)) throw new CpuFault(GP0, 0);
+      this.cr4Value = v;
+    }
     if (n !== 2) this.flushTlb();
+  }
+
+  /**
+   * The value MOV to CR0 stores, or #GP(0): bits 63:32 set, PG without PE, NW without CD, or PG
+   * cleared in IA-32e mode (this CPU is never outside it). Undefined bits of 31:0 are dropped; ET
+   * reads 1.
+   * @see Intel SDM Vol. 2B (MOV—Move to/from Control Registers) "Protected Mode Exceptions", Vol. 3A §2.5
+   */
+  private checkedCr0(v: bigint): bigint {
+    if (v >> 32n !== 0n || (v & CR0_PG && !(v & CR0_PE)) || (v & CR0_NW && !(v & CR0_CD))) throw new CpuFault(GP0, 0);
+    if (!(v & CR0_PG) && this.efer & EFER_LMA) throw new CpuFault(GP0, 0);
+    return (v & CR0_DEFINED) | CR0_ET;
   }
 
   /**
