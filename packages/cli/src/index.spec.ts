@@ -4,6 +4,7 @@ import * as api from './index.js';
 describe('@int3/cli exports', () => {
   it('should expose exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'INTERRUPTIBLE_COMMANDS',
       'Interrupt',
       'TracefsShell',
       'VERSION',

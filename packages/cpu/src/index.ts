@@ -1,4 +1,4 @@
-export { AddressSpace, sharedPageWrites } from './address-space.js';
+export { AddressSpace, pageKey, sharedPageWrites } from './address-space.js';
 export { argumentBytes, type CallArgument } from './call/call-argument.js';
 export {
   type CallGuestFunctionOptions,
@@ -36,11 +36,13 @@ export {
 export { parseElf } from './elf/parse-elf.js';
 export { type SymbolLocation, SymbolTable, type TableSymbol } from './elf/symbol-table.js';
 export { ExceptionVector } from './exception-vector.js';
-export type { Insn } from './insn.js';
+export { type Insn, MemoryForm, OperandKind } from './insn.js';
 export type { BlockCompilerOptions } from './jit/block-compiler.js';
 export type { JitStats } from './jit/jit-stats.js';
 export { MemoryError } from './memory-error.js';
 export { Msr } from './msr.js';
+export { Op } from './op.js';
+export type { CompiledCodeObserver, Page } from './page.js';
 export { PAGE_SIZE, PageFlags } from './page-flags.js';
 export { Reg, type RegIndex } from './reg.js';
 export { Rflags } from './rflags.js';

@@ -33,6 +33,7 @@ describe('@int3/kernel exports', () => {
       'PT_REGS_OFFSET',
       'PT_REGS_SIZE',
       'PtRegs',
+      'REQUIRED_KERNEL_SYMBOLS',
       'SAMPLE_IMAGE_PATH',
       'SYSV_ARG_PT_REGS',
       'SYSV_ARG_REGS',

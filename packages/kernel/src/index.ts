@@ -7,11 +7,18 @@ export {
   PT_REGS_SIZE,
   type PtRegName,
 } from './arch/x86/pt-regs-layout.js';
-export type { KernelImage, KernelSymbols } from './boot/kernel-image.js';
+export { type KernelImage, type KernelSymbols, REQUIRED_KERNEL_SYMBOLS } from './boot/kernel-image.js';
 export { Errno, type ErrnoName, errnoSubset, strerror } from './errno.js';
-export type { DieEvent, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
+export type { ConsoleLog } from './events/console-log.js';
+export type { DieEvent, EventAt, KernelEvent, MachineEvent, PrintkEvent, TaskEvent } from './events/kernel-event.js';
 export type { MachineStreams } from './events/machine-streams.js';
-export { Kallsyms, type Ksym, type KsymInput, type KsymKind, type KsymLocation } from './kallsyms/kallsyms.js';
+export {
+  Kallsyms,
+  type Ksym,
+  type KsymInput,
+  type KsymKind,
+  type KsymLocation,
+} from './kallsyms/kallsyms.js';
 export { KernelError, type KernelErrorCode } from './kernel-error.js';
 export { MAX_CPUS, MAX_MODULE_BYTES, MAX_QUANTUM } from './log/kernel-log-schemas.js';
 export { decodeLog, encodeLogLine, LOG_MAGIC, LOG_VERSION, type LogEntry, logHeaderLine } from './log/log-codec.js';
@@ -34,6 +41,7 @@ export {
   type HostCallContext,
   type HostCallHandler,
   type HostCallResult,
+  type HostGate,
 } from './machine/host-calls.js';
 export type {
   DieNotifierChain,
@@ -62,7 +70,12 @@ export {
   ModuleState,
   type ModuleStateValue,
 } from './modules/module-loader.js';
-export { LogLevel, type PrintkRecord, type PrintkView } from './printk/printk-buffer.js';
+export {
+  LogLevel,
+  type PrintkBuffer,
+  type PrintkRecord,
+  type PrintkView,
+} from './printk/printk-buffer.js';
 export {
   IMAGE_DIR,
   readImageFile,
@@ -71,7 +84,9 @@ export {
   sampleProgram,
   WORKLOADS,
 } from './sample-image.js';
-export type { Task, TaskState } from './sched/task.js';
+export type { SchedulerView } from './sched/scheduler.js';
+export type { Task, TaskChanges, TaskState, Wait } from './sched/task.js';
+export type { TaskRegs } from './sched/task-regs.js';
 export {
   DEFAULT_SNAPSHOT_EVERY_NS,
   type InputHandler,
@@ -81,7 +96,12 @@ export {
   Session,
   type SessionOptions,
 } from './session/session.js';
-export { DEFAULT_MAX_SNAPSHOTS, type SessionSnapshot } from './session/snapshot-timeline.js';
+export {
+  DEFAULT_MAX_SNAPSHOTS,
+  type InputPosition,
+  type SessionSnapshot,
+  type SnapshotTimeline,
+} from './session/snapshot-timeline.js';
 export { stateHash } from './session/state-hash.js';
 export type { CpuSnapshot, MachineSnapshot } from './snapshot/machine-snapshot.js';
 export type { SnapshotProvider } from './snapshot/snapshot-provider.js';

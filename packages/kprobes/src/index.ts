@@ -12,7 +12,7 @@ export {
   type PostHandler,
   type PreHandler,
 } from './core/kprobe.js';
-export type { KprobeEvent } from './core/kprobe-event.js';
+export type { KprobeEvent, KprobeEventAt, KprobeEventWhere } from './core/kprobe-event.js';
 export { KPROBES_NOTIFIER_PRIORITY } from './core/kprobes-core.js';
 export { KRETPROBE_MAX_DATA_SIZE, type Kretprobe, type KretprobeInstance } from './core/kretprobe.js';
 export type { ProbeKind, ProbeSite, ProbeState } from './core/probe-site.js';

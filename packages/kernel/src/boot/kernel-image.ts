@@ -8,7 +8,7 @@ const SHF_EXECINSTR = 0x4;
 const SHT_NOBITS = 8;
 
 /** Symbols the host needs from a kernel image (`image/ABI.md` §1). */
-const REQUIRED = [
+export const REQUIRED_KERNEL_SYMBOLS = [
   '_stext',
   '_etext',
   '__entry_text_start',
@@ -26,7 +26,7 @@ const REQUIRED = [
 ] as const;
 
 /** The addresses the host kernel works with, resolved once at boot. */
-export type KernelSymbols = Readonly<Record<(typeof REQUIRED)[number], bigint>>;
+export type KernelSymbols = Readonly<Record<(typeof REQUIRED_KERNEL_SYMBOLS)[number], bigint>>;
 
 /** A parsed and validated kernel image. */
 export interface KernelImage {
@@ -48,14 +48,16 @@ export function parseKernelImage(bytes: Uint8Array, name: string): KernelImage {
     throw new KernelError('BAD_IMAGE', `${name}: not a kernel image (ET_REL: load it as a module)`);
   const byName = new Map<string, ElfSymbol>();
   for (const s of elf.symbols) if (s.name && !byName.has(s.name)) byName.set(s.name, s);
-  const missing = REQUIRED.filter((n) => !byName.has(n));
+  const missing = REQUIRED_KERNEL_SYMBOLS.filter((n) => !byName.has(n));
   if (missing.length > 0) {
     throw new KernelError(
       'BAD_IMAGE',
       `${name}: not an int3 kernel image (missing ${missing.join(', ')}; see packages/kernel/image/ABI.md)`,
     );
   }
-  const symbols = Object.freeze(Object.fromEntries(REQUIRED.map((n) => [n, byName.get(n)!.value]))) as KernelSymbols;
+  const symbols = Object.freeze(
+    Object.fromEntries(REQUIRED_KERNEL_SYMBOLS.map((n) => [n, byName.get(n)!.value])),
+  ) as KernelSymbols;
   const gates = new Map<string, bigint>();
   for (const s of elf.symbols) {
     if (

@@ -103,6 +103,7 @@ export class ConsoleLog {
     return this.running.copy().digest();
   }
 
+  /** @internal Snapshot plumbing: the machine snapshot saves and restores it. */
   save(): ConsoleLogState {
     return Object.freeze({
       chunks: Object.freeze([...this.chunks]),
@@ -113,6 +114,7 @@ export class ConsoleLog {
     });
   }
 
+  /** @internal Snapshot plumbing: the machine snapshot saves and restores it. */
   restore(s: ConsoleLogState): void {
     this.chunks = [...s.chunks];
     this.tail = [...s.tail];

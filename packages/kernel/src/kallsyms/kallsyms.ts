@@ -9,7 +9,7 @@
 /** Where a symbol lives, which decides its `nm` letter. */
 export type KsymKind = 'text' | 'rodata' | 'data' | 'bss' | 'abs';
 
-/** A symbol as given to {@link Kallsyms.add}. */
+/** A symbol as given to {@link Kallsyms.addRegion}. */
 export interface KsymInput {
   readonly name: string;
   readonly address: bigint;
@@ -73,12 +73,18 @@ export class Kallsyms {
     if (this.regions.delete(key)) this.invalidate();
   }
 
-  /** The regions as they are now (regions are immutable, so they are shared). */
+  /**
+   * The regions as they are now (regions are immutable, so they are shared).
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   save(): KallsymsState {
     return Object.freeze([...this.regions]);
   }
 
-  /** Puts back the regions of a {@link save}. */
+  /**
+   * Puts back the regions of a {@link save}.
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   restore(state: KallsymsState): void {
     this.regions.clear();
     for (const [key, region] of state) this.regions.set(key, region);

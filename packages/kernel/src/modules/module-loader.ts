@@ -84,6 +84,7 @@ export class ModuleLoader {
   /** Modules adopted by {@link loadLinked}: never unloaded, so never forgotten. */
   private readonly linked = new Set<string>();
 
+  /** @internal The machine builds its loader; use `Machine.modules`. */
   constructor(private readonly m: ModuleLoaderHost) {}
 
   /** Adds a module notifier; returns its unregister handle. */
@@ -103,12 +104,16 @@ export class ModuleLoader {
   /**
    * The loaded modules and their states (notifiers are host closures: they stay). Their memory and
    * kallsyms regions are saved with the address space and kallsyms.
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
    */
   save(): ModuleLoaderState {
     return Object.freeze([...this.modules.values()].map((mod) => Object.freeze([mod, mod.state] as const)));
   }
 
-  /** Puts back the modules of a {@link save}: the same module objects, in their saved states. */
+  /**
+   * Puts back the modules of a {@link save}: the same module objects, in their saved states.
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   restore(state: ModuleLoaderState): void {
     this.modules.clear();
     for (const [mod, s] of state) {

@@ -101,7 +101,10 @@ export class PrintkBuffer {
     return this.lines;
   }
 
-  /** The buffer's state (records are immutable, so they are shared). */
+  /**
+   * The buffer's state (records are immutable, so they are shared).
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   save(): PrintkBufferState {
     return Object.freeze({
       lines: Object.freeze([...this.lines]),
@@ -111,7 +114,10 @@ export class PrintkBuffer {
     });
   }
 
-  /** Puts the buffer back into a state from {@link save}. */
+  /**
+   * Puts the buffer back into a state from {@link save}.
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   restore(state: PrintkBufferState): void {
     this.lines.length = 0;
     for (const r of state.lines) this.lines.push(r);

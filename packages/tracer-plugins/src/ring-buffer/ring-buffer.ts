@@ -280,6 +280,7 @@ export class RingBuffer {
    * The buffer as it is now, for a machine snapshot: the counters, and the storage in pieces of 4 KiB,
    * each piece no record was written to since the last save shared with that save (so snapshots of
    * a buffer that fills slowly cost what was written between them).
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
    */
   save(): RingBufferState {
     const chunks: Uint8Array[] = [];
@@ -310,6 +311,7 @@ export class RingBuffer {
   /**
    * Puts the buffer back as {@link save} found it. Readers' positions are void after it (the
    * generation changes), as after a reset.
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
    */
   restore(s: RingBufferState): void {
     if (s.capacity !== this.storage.length) this.allocate(s.capacity);

@@ -189,7 +189,10 @@ export class TraceBuffer {
     return ev;
   }
 
-  /** The buffer as it is now, for a machine snapshot (each ring's storage shared while unchanged). */
+  /**
+   * The buffer as it is now, for a machine snapshot (each ring's storage shared while unchanged).
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   save(): TraceBufferState {
     return Object.freeze({
       tracingOn: this.tracingOn,
@@ -198,7 +201,10 @@ export class TraceBuffer {
     });
   }
 
-  /** Puts the buffer back as {@link save} found it (readers' positions are void after it). */
+  /**
+   * Puts the buffer back as {@link save} found it (readers' positions are void after it).
+   * @internal Snapshot plumbing: the machine snapshot saves and restores it.
+   */
   restore(s: TraceBufferState): void {
     this.tracingOn = s.tracingOn;
     this.sizeKb = s.sizeKb;
