@@ -237,6 +237,7 @@ export class Cpu extends CpuTraps {
       let exit = 0;
       let seq = true;
       // The hot instructions are dispatched inline (no call per instruction); the rest go to execRare.
+      // @generated-begin: scripts/gen-dispatch.mjs writes this switch from src/semantics/interpreter-dispatch.ts
       switch (i.op) {
         case 1 /* Op.Gate */:
           {
@@ -707,6 +708,7 @@ export class Cpu extends CpuTraps {
           seq = false;
           break;
       }
+      // @generated-end
       if (seq) {
         this.ripLo = i.nl;
         this.ripHi = i.nh;

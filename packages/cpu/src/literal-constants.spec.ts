@@ -19,8 +19,10 @@ function* sources(dir: string): Generator<string> {
 
 /**
  * The interpreter's hot switches name their cases by number (`case 91 /* Op.AluReg *\/`): a literal
- * lets V8 build a jump table where `case Op.AluReg` would be a property load per case. Each such
- * number is checked here against the table it names, so a renumbered op cannot leave a case behind.
+ * lets V8 build a jump table where `case Op.AluReg` would be a property load per case. The run loop's
+ * dispatch is generated with them (semantics/interpreter-dispatch.ts); the executors' switches are
+ * written so by hand. Each such number is checked here against the table it names, so a renumbered op
+ * cannot leave a case behind.
  */
 describe('numbered op, lazy-op and operand constants in the sources', () => {
   it('should each equal the constant its comment names', () => {

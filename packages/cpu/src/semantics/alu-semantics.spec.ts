@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { Op } from '../op.js';
+import { type AluStage, aluResult, negResult } from './alu-semantics.js';
+import { shiftImm32Result } from './shift-semantics.js';
+
+const HALF = [0, 1, -1, 0x7fffffff, -0x80000000, 0x12345678, -2, 0xff, 0xffff];
+
+/** Runs generated statements on 64-bit operands given as halves and returns [rl, rh]. */
+function run(lines: string[], d: [number, number], s: [number, number], cin = 0): [number, number] {
+  const f = new Function('dl', 'dh', 'sl', 'sh', 'c', `let rl = 0, rh = 0; ${lines.join('\n')} return [rl, rh];`);
+  return f(d[0], d[1], s[0], s[1], cin);
+}
+
+function stage(w: boolean | string, cin = '0'): AluStage {
+  return { w, mask: null, dl: 'dl', dh: 'dh', sl: 'sl', sh: 'sh', cin, rl: 'rl', rh: 'rh', t: 't', decl: '' };
+}
+
+const big = (l: number, h: number) => (BigInt(h) << 32n) | BigInt(l >>> 0);
+const halves = (v: bigint): [number, number] => [Number(BigInt.asIntN(32, v)), Number(BigInt.asIntN(32, v >> 32n))];
+
+describe(aluResult, () => {
+  it('should compute 64-bit add, adc, sub, sbb and the logic ops as BigInt does, known or run-time width', () => {
+    const ops: [number, (a: bigint, b: bigint, c: bigint) => bigint][] = [
+      [Op.Add, (a, b) => a + b],
+      [Op.Adc, (a, b, c) => a + b + c],
+      [Op.Sub, (a, b) => a - b],
+      [Op.Sbb, (a, b, c) => a - b - c],
+      [Op.Or, (a, b) => a | b],
+      [Op.Xor, (a, b) => a ^ b],
+      [Op.And, (a, b) => a & b],
+    ];
+    for (const [op, ref] of ops) {
+      for (const w of [true, 'w'] as const) {
+        const lines = aluResult(op, stage(w, op === Op.Adc || op === Op.Sbb ? 'c' : '0'));
+        const code = w === 'w' ? ['const w = true;', ...lines] : lines;
+        for (const a of HALF)
+          for (const b of HALF)
+            for (const c of [0, 1]) {
+              const cin = op === Op.Adc || op === Op.Sbb ? c : 0;
+              const want = halves(BigInt.asUintN(64, ref(big(a, b), big(b, a), BigInt(cin))));
+              expect(run(code, [a, b], [b, a], cin)).toEqual(want);
+            }
+      }
+    }
+  });
+
+  it('should wrap 8/16/32-bit results and leave the high half unassigned at a known narrow width', () => {
+    const s8: AluStage = { ...stage(false), mask: '0xff' };
+    expect(run(aluResult(Op.Add, s8), [0xff, 0], [1, 0])).toEqual([0, 0]);
+    expect(run(aluResult(Op.Sub, s8), [0, 0], [1, 0])).toEqual([0xff, 0]);
+    expect(run(aluResult(Op.Add, stage(false)), [-1, 7], [1, 7])).toEqual([0, 0]);
+    expect(run(['const w = false;', ...aluResult(Op.Sub, stage('w'))], [0, 0], [1, 0])).toEqual([-1, 0]);
+  });
+});
+
+describe(negResult, () => {
+  it('should negate 64-bit values (0 stays 0, the carry crosses halves)', () => {
+    for (const a of HALF)
+      for (const b of HALF) {
+        const want = halves(BigInt.asUintN(64, -big(a, b)));
+        expect(run(negResult(stage(true)), [a, b], [0, 0])).toEqual(want);
+      }
+  });
+});
+
+describe(shiftImm32Result, () => {
+  it('should give the same result, CF and OF for a known and a run-time count and kind', () => {
+    for (const cc of [4, 5, 7])
+      for (let n = 1; n < 32; n++)
+        for (const l of HALF) {
+          const s = { l: 'l', rl: 'rl', cf: 'cf', of: 'of', decl: '' };
+          const body = (lines: string[]) =>
+            new Function('l', 'n', 'cc', `let rl = 0, cf = 0, of = 0; ${lines.join('\n')} return [rl, cf, of];`);
+          const known = body(shiftImm32Result(cc, n, s))(l, n, cc);
+          expect(body(shiftImm32Result('cc', 'n', s))(l, n, cc)).toEqual(known);
+          const u = l >>> 0;
+          const want = cc === 4 ? (u << n) | 0 : cc === 5 ? (u >>> n) | 0 : l >> n;
+          expect(known[0]).toBe(want);
+          expect(known[1]).toBe(cc === 4 ? (u >>> (32 - n)) & 1 : (u >>> (n - 1)) & 1);
+        }
+  });
+});

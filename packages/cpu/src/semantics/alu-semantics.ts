@@ -1,0 +1,100 @@
+import { LazyOp } from '../lazy-flags.js';
+import { Op } from '../op.js';
+
+/**
+ * Where the operands and results of one ALU operation live, as source text: a staged value is either
+ * known when the code is generated (the compiler: `w` is `true`, `sl` is `42`) or read at run time
+ * (the interpreter: `w` is the name of a local holding `i.size === 8`).
+ */
+export interface AluStage {
+  /** 64-bit operation: known, or the name of a boolean local (then `dh`/`sh` are 0 when it is false). */
+  readonly w: boolean | string;
+  /** Value mask of a 1/2-byte operation (source text), null at 4/8 bytes. Only with a known `w`. */
+  readonly mask: string | null;
+  readonly dl: string;
+  readonly dh: string;
+  readonly sl: string;
+  readonly sh: string;
+  /** Carry in (adc/sbb) as a 0/1 expression, `'0'` for the others. */
+  readonly cin: string;
+  /** Where the result's halves go. */
+  readonly rl: string;
+  readonly rh: string;
+  /** A temporary's name. */
+  readonly t: string;
+  /** `'const '` to declare the results, `''` to assign them (the interpreter's `let rl; let rh = 0;`). */
+  readonly decl: string;
+}
+
+/** The lazy-flag kind each ALU op records (CF/OF/AF come from it and the operands). */
+export const ALU_LAZY_OP: Readonly<Record<number, number>> = {
+  [Op.Add]: LazyOp.Add,
+  [Op.Adc]: LazyOp.Add,
+  [Op.Sub]: LazyOp.Sub,
+  [Op.Sbb]: LazyOp.Sub,
+  [Op.Cmp]: LazyOp.Sub,
+  [Op.Or]: LazyOp.Logic,
+  [Op.And]: LazyOp.Logic,
+  [Op.Xor]: LazyOp.Logic,
+  [Op.Test]: LazyOp.Logic,
+};
+
+/** Whether the ALU op writes its result back (cmp and test only set flags). */
+export function aluWritesResult(op: number): boolean {
+  return op !== Op.Cmp && op !== Op.Test;
+}
+
+/**
+ * The result of ALU op `op` (add, adc, sub, sbb, cmp, or, and, xor, test) as statements over `s`: the
+ * one definition of these operations that the interpreter's dispatch and the compiler both use. At
+ * 64 bits the halves carry or borrow through an unsigned low sum; at 1/2/4 bytes the high half is 0
+ * (not assigned when `w` is known false).
+ * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
+ */
+export function aluResult(op: number, s: AluStage): string[] {
+  const { w, dl, dh, sl, sh, rl, rh, t, decl } = s;
+  const c = s.cin === '0' ? '' : ` + ${s.cin}`;
+  const b = s.cin === '0' ? '' : ` - ${s.cin}`;
+  const wide = (line: string): string[] => (w === true ? [line] : w === false ? [] : [`if (${w}) ${line}`]);
+  const narrowTail = s.mask === null ? '| 0' : `& ${s.mask}`;
+  switch (op) {
+    case Op.Add:
+    case Op.Adc:
+      if (w === false) return [`${decl}${rl} = (${dl} + ${sl}${c}) ${narrowTail};`];
+      return [
+        `const ${t} = (${dl} >>> 0) + (${sl} >>> 0)${c};`,
+        `${decl}${rl} = ${t} | 0;`,
+        ...wide(`${decl}${rh} = (${dh} + ${sh} + (${t} > 0xffffffff ? 1 : 0)) | 0;`),
+      ];
+    case Op.Sub:
+    case Op.Sbb:
+    case Op.Cmp:
+      if (w === false) return [`${decl}${rl} = (${dl} - ${sl}${b}) ${narrowTail};`];
+      return [
+        `const ${t} = (${dl} >>> 0) - (${sl} >>> 0)${b};`,
+        `${decl}${rl} = ${t} | 0;`,
+        ...wide(`${decl}${rh} = (${dh} - ${sh} - (${t} < 0 ? 1 : 0)) | 0;`),
+      ];
+    case Op.Or:
+    case Op.And:
+    case Op.Xor:
+    case Op.Test: {
+      const o = op === Op.Or ? '|' : op === Op.Xor ? '^' : '&';
+      // At a run-time width the high halves are 0 for a 32-bit operation, so this is exact there too.
+      return [`${decl}${rl} = ${dl} ${o} ${sl};`, ...(w === false ? [] : [`${decl}${rh} = ${dh} ${o} ${sh};`])];
+    }
+    default:
+      throw new Error(`int3 semantics: op ${op} is no ALU op`);
+  }
+}
+
+/**
+ * neg: `0 - d` into `rl`/`rh` (its flags are LazyOp.Sub's with 0 and `d` as operands, so CF = d != 0).
+ * @see Intel SDM Vol. 2B (NEG)
+ */
+export function negResult(s: Pick<AluStage, 'w' | 'mask' | 'dl' | 'dh' | 'rl' | 'rh' | 'decl'>): string[] {
+  const { w, dl, dh, rl, rh, decl } = s;
+  if (w === false) return [`${decl}${rl} = -${dl} ${s.mask === null ? '| 0' : `& ${s.mask}`};`];
+  const hi = `(~${dh} + (${dl} === 0 ? 1 : 0)) | 0`;
+  return [`${decl}${rl} = -${dl} | 0;`, `${decl}${rh} = ${w === true ? hi : `${w} ? ${hi} : 0`};`];
+}

@@ -1,0 +1,540 @@
+import { MemoryForm, OperandKind } from '../insn.js';
+import { LazyOp } from '../lazy-flags.js';
+import { Op } from '../op.js';
+import { ALU_LAZY_OP, type AluStage, aluResult, negResult } from './alu-semantics.js';
+import { shiftImm32Result } from './shift-semantics.js';
+
+const TABLES: Readonly<Record<string, Readonly<Record<string, number>>>> = { Op, LazyOp, MemoryForm, OperandKind };
+
+/** `#Op.AluReg` → `91 /* Op.AluReg *\/`: a literal V8 builds a jump table from, and the name it stands for. */
+function numbered(text: string): string {
+  return text.replace(/#(Op|LazyOp|MemoryForm|OperandKind)\.(\w+)/g, (_, table: string, name: string) => {
+    const v = TABLES[table][name];
+    if (v === undefined) throw new Error(`int3 semantics: no ${table}.${name}`);
+    return `${v} /* ${table}.${name} */`;
+  });
+}
+
+/** The name of a lazy-flag kind, for `#LazyOp.…`. */
+function lazyName(kind: number): string {
+  const name = Object.keys(LazyOp).find((n) => LazyOp[n as keyof typeof LazyOp] === kind);
+  if (name === undefined) throw new Error(`int3 semantics: no lazy op ${kind}`);
+  return name;
+}
+
+function indent(lines: string[], pad: string): string {
+  return lines.map((l) => pad + l).join('\n');
+}
+
+/** The AluReg inline cases (no carry in): one group per result formula. */
+function aluCases(): string {
+  const stage: AluStage = {
+    w: 'w',
+    mask: null,
+    dl: 'dl',
+    dh: 'dh',
+    sl: 'sl',
+    sh: 'sh',
+    cin: '0',
+    rl: 'rl',
+    rh: 'rh',
+    t: 'l',
+    decl: '',
+  };
+  const groups: { labels: (keyof typeof Op)[]; op: number }[] = [
+    { labels: ['Add'], op: Op.Add },
+    { labels: ['Sub', 'Cmp'], op: Op.Sub },
+    { labels: ['Or'], op: Op.Or },
+    { labels: ['Xor'], op: Op.Xor },
+    // and, test: the only other ops AluReg takes inline.
+    { labels: [], op: Op.And },
+  ];
+  const out: string[] = [];
+  for (const g of groups) {
+    const last = g.labels.length === 0;
+    for (const l of g.labels) out.push(`case #Op.${l}:`);
+    if (last) out.push('default:');
+    const lines = [...aluResult(g.op, stage), `this.lop = #LazyOp.${lazyName(ALU_LAZY_OP[g.op])};`];
+    if (!last) lines.push('break;');
+    if (lines.some((x) => x.startsWith('const '))) out.push('  {', ...lines.map((x) => `    ${x}`), '  }');
+    else out.push(...lines.map((x) => `  ${x}`));
+  }
+  return indent(out, '              ');
+}
+
+/** cmp r8/r16 with a zero-extended source: only the flag state is written. */
+function cmpNarrow(): string {
+  const stage: AluStage = {
+    w: false,
+    mask: '(size === 1 ? 0xff : 0xffff)',
+    dl: 'dl',
+    dh: '0',
+    sl: 'sl',
+    sh: '0',
+    cin: '0',
+    rl: 'this.lrl',
+    rh: 'this.lrh',
+    t: 'l',
+    decl: '',
+  };
+  return indent(aluResult(Op.Cmp, stage), '            ');
+}
+
+function neg(): string {
+  const stage = { w: 'w', mask: null, dl: 'dl', dh: 'dh', rl: 'rl', rh: 'rh', decl: 'const ' };
+  return indent(negResult(stage), '            ');
+}
+
+function shift32(): string {
+  return indent(shiftImm32Result('i.cc', 'n', { l: 'l', rl: 'rl', cf: 'cf', of: 'of', decl: '' }), '              ');
+}
+
+/**
+ * The interpreter's dispatch (`switch (i.op)` in Cpu.run, over run()'s locals), as the source text that
+ * scripts/gen-dispatch.mjs writes into cpu.ts between its markers. The ALU, neg and shift results come
+ * from the semantics the compiler generates its code from (alu-semantics.ts, shift-semantics.ts), the
+ * case labels and constants from the op tables (`#Op.Nop` here). Checked in, and compared with this by
+ * interpreter-dispatch.spec.ts, so nobody edits the generated copy by hand.
+ */
+export function interpreterDispatch(): string {
+  return numbered(`      switch (i.op) {
+        case #Op.Gate:
+          {
+            const flushes = this.tlbFlushes;
+            if (this.gateHook?.(this, i)) {
+              // Handled in place. The host may have changed mappings (caught here, as run() would) or
+              // run guest code on this CPU (a nested run: its TLB flushes drop the local fetch cache,
+              // and its instructions count), so re-derive the budget, then go on at the new rip.
+              if (this.epoch !== mappingEpoch.value) {
+                this.flushTlb();
+                this.epoch = mappingEpoch.value;
+              }
+              if (this.tlbFlushes !== flushes) {
+                codeLo = 1;
+                prevLo = 1;
+              }
+              left = 0;
+              head = true;
+              continue;
+            }
+            return this.gateExit;
+          }
+        case #Op.DebugStop:
+          this.atDebugStop = true;
+          return { reason: 'budget', rip: this.rip };
+        case #Op.AluReg:
+          if (i.i2 !== #Op.Adc && i.i2 !== #Op.Sbb) {
+            // The commonest instructions of gcc output, inline: add/sub/cmp/and/or/xor/test on a
+            // 32/64-bit register with a register, immediate or memory source (no carry in). The
+            // source is read before anything is written, so a faulting load changes nothing.
+            const R = this.R;
+            const H = this.H;
+            const d = i.dr;
+            const w = i.size === 8;
+            const dl = R[d];
+            const dh = w ? H[d] : 0;
+            let sl: number;
+            let sh: number;
+            if (i.sk === #OperandKind.Imm) {
+              sl = i.il;
+              sh = i.ih;
+            } else if (i.sk === #OperandKind.Reg) {
+              sl = R[i.sr];
+              sh = w ? H[i.sr] : 0;
+            } else if (w) {
+              sl = this.rd64(this.ea(i), this.eah);
+              sh = this.vh;
+            } else {
+              sl = this.rd32(this.ea(i), this.eah);
+              sh = 0;
+            }
+            let rl: number;
+            let rh = 0;
+            switch (i.i2) {
+${aluCases()}
+            }
+            if (i.i2 !== #Op.Cmp && i.i2 !== #Op.Test) {
+              R[d] = rl;
+              H[d] = rh;
+            }
+            this.lsz = i.size;
+            this.ldl = dl;
+            this.ldh = dh;
+            this.lsl = sl;
+            this.lsh = sh;
+            this.lrl = rl;
+            this.lrh = rh;
+            this.lcf = 0;
+            break;
+          }
+          execAluReg(this, i);
+          seq = false;
+          break;
+        case #Op.Nop:
+          break;
+        case #Op.MovRR:
+          if (i.size === 8) {
+            this.R[i.dr] = this.R[i.sr];
+            this.H[i.dr] = this.H[i.sr];
+          } else if (i.size === 4) {
+            this.R[i.dr] = this.R[i.sr];
+            this.H[i.dr] = 0;
+          } else this.setR(i.dr, i.size, this.getR(i.sr, i.size), 0);
+          break;
+        case #Op.MovRI:
+          if (i.size >= 4) {
+            // The immediate's high half is already 0 at 32 bits.
+            this.R[i.dr] = i.il;
+            this.H[i.dr] = i.ih;
+          } else this.setR(i.dr, i.size, i.il, i.ih);
+          break;
+        case #Op.MovRM:
+          {
+            const R = this.R;
+            const H = this.H;
+            let a: number;
+            let ah: number;
+            if (i.mf === #MemoryForm.Base) {
+              // CpuCore.ea's base + disp form, inline.
+              const x = (i.ml >>> 0) + (R[i.mb] >>> 0);
+              ah = (i.mh + H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
+              a = x | 0;
+            } else {
+              a = this.ea(i);
+              ah = this.eah;
+            }
+            if (i.size === 8) {
+              // CpuCore.rd64's TLB hit, inline.
+              const t = (a >>> 12) & 255;
+              const off = a & 0xfff;
+              let lo: number;
+              let hi: number;
+              if (this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah && off <= 4088) {
+                const v = this.rPage[t].view;
+                lo = v.getInt32(off, true);
+                hi = v.getInt32(off + 4, true);
+              } else {
+                lo = this.rd64(a, ah);
+                hi = this.vh;
+              }
+              R[i.dr] = lo;
+              H[i.dr] = hi;
+            } else if (i.size === 4) {
+              this.R[i.dr] = this.rd32(a, ah);
+              this.H[i.dr] = 0;
+            } else this.setR(i.dr, i.size, this.load(a, ah, i.size), 0);
+            break;
+          }
+        case #Op.MovMR:
+          {
+            let a: number;
+            let ah: number;
+            if (i.mf === #MemoryForm.Base) {
+              // CpuCore.ea's base + disp form, inline.
+              const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
+              ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
+              a = x | 0;
+            } else {
+              a = this.ea(i);
+              ah = this.eah;
+            }
+            const size = i.size;
+            if (size === 8) this.wr64(a, ah, this.R[i.sr], this.H[i.sr]);
+            else if (size === 4) this.wr32(a, ah, this.R[i.sr]);
+            else if (size === 2) this.wr16(a, ah, this.R[i.sr] & 0xffff);
+            else this.wr8(a, ah, this.getR(i.sr, 1));
+            break;
+          }
+        case #Op.MovMI:
+          if (i.mf === #MemoryForm.Base && i.size === 8) {
+            // mov qword [base + disp], imm32: CpuCore.ea's base + disp form, inline.
+            const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
+            this.wr64(x | 0, (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0, i.il, i.ih);
+            break;
+          }
+          this.store(this.ea(i), this.eah, i.size, i.il, i.ih);
+          break;
+        case #Op.Lea:
+          {
+            const R = this.R;
+            const H = this.H;
+            const mf = i.mf;
+            if (i.size >= 4 && mf <= 2) {
+              // CpuCore.ea's base + disp and base + index * scale + disp forms, inline (a 32-bit
+              // destination keeps the low half and zeroes the high one).
+              const b = i.mb;
+              const w = i.size === 8;
+              if (mf === #MemoryForm.BaseIndex) {
+                const n = i.mi;
+                const s = i.ms;
+                const x = (R[n] >>> 0) * s + (R[b] >>> 0) + (i.ml >>> 0);
+                H[i.dr] = w ? (i.mh + H[b] + Math.imul(H[n], s) + ((x / 4294967296) | 0)) | 0 : 0;
+                R[i.dr] = x | 0;
+                break;
+              }
+              if (mf === #MemoryForm.Base) {
+                const x = (i.ml >>> 0) + (R[b] >>> 0);
+                H[i.dr] = w ? (i.mh + H[b] + (x > 0xffffffff ? 1 : 0)) | 0 : 0;
+                R[i.dr] = x | 0;
+                break;
+              }
+            }
+            const a = this.ea(i);
+            if (i.size === 8) {
+              R[i.dr] = a;
+              H[i.dr] = this.eah;
+            } else this.setR(i.dr, i.size, a, 0);
+            break;
+          }
+        case #Op.Movzx:
+          {
+            let v: number;
+            if (i.sk === #OperandKind.Reg) v = this.getR(i.sr, i.size2);
+            else if (i.mf === #MemoryForm.Base && i.size2 === 1) {
+              // movzx r, byte [base + disp]: CpuCore.ea and rd8's TLB hit, inline.
+              const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
+              const ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
+              const a = x | 0;
+              const t = (a >>> 12) & 255;
+              v =
+                this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah
+                  ? this.rPage[t].data[a & 0xfff]
+                  : this.rd8(a, ah);
+            } else {
+              const a = this.ea(i);
+              v = i.size2 === 1 ? this.rd8(a, this.eah) : this.rd16(a, this.eah);
+            }
+            if (i.size >= 4) {
+              this.R[i.dr] = v;
+              this.H[i.dr] = 0;
+            } else this.setR(i.dr, i.size, v, 0);
+            break;
+          }
+        case #Op.Movsx:
+          execExtend(this, i);
+          seq = false;
+          break;
+        case #Op.Cmp:
+          if (i.dk === #OperandKind.Reg && i.sk !== #OperandKind.Mem) {
+            // cmp r8/r16, r/imm (32/64-bit register forms are AluReg): operands are zero-extended.
+            const size = i.size;
+            const dl = this.getR(i.dr, size);
+            const sl = i.sk === #OperandKind.Imm ? i.il : this.getR(i.sr, size);
+            this.lop = #LazyOp.Sub;
+            this.lsz = size;
+            this.ldl = dl;
+            this.ldh = 0;
+            this.lsl = sl;
+            this.lsh = 0;
+${cmpNarrow()}
+            this.lrh = 0;
+            this.lcf = 0;
+            break;
+          }
+          execAlu(this, i);
+          seq = false;
+          break;
+        case #Op.Add:
+        case #Op.Or:
+        case #Op.Adc:
+        case #Op.Sbb:
+        case #Op.And:
+        case #Op.Sub:
+        case #Op.Xor:
+        case #Op.Test:
+          execAlu(this, i);
+          seq = false;
+          break;
+        case #Op.Neg:
+          if (i.dk === #OperandKind.Reg && i.size >= 4) {
+            // neg r32/r64: 0 - dst with lazy flags (CF = dst != 0 falls out of LazyOp.Sub).
+            const R = this.R;
+            const H = this.H;
+            const d = i.dr;
+            const w = i.size === 8;
+            const dl = R[d];
+            const dh = w ? H[d] : 0;
+${neg()}
+            R[d] = rl;
+            H[d] = rh;
+            this.lop = #LazyOp.Sub;
+            this.lsz = i.size;
+            this.ldl = 0;
+            this.ldh = 0;
+            this.lsl = dl;
+            this.lsh = dh;
+            this.lrl = rl;
+            this.lrh = rh;
+            this.lcf = 0;
+            break;
+          }
+          execUnary(this, i);
+          seq = false;
+          break;
+        case #Op.Inc:
+        case #Op.Dec:
+        case #Op.Not:
+          execUnary(this, i);
+          seq = false;
+          break;
+        case #Op.Jcc:
+          if (this.cond(i.cc)) {
+            this.ripLo = i.tl;
+            this.ripHi = i.th;
+            seq = false;
+            break;
+          }
+          break;
+        case #Op.Jmp:
+          this.ripLo = i.tl;
+          this.ripHi = i.th;
+          seq = false;
+          break;
+        case #Op.Call:
+          this.push64(i.nl, i.nh);
+          this.ripLo = i.tl;
+          this.ripHi = i.th;
+          seq = false;
+          break;
+        case #Op.Ret:
+          {
+            const t = this.rd64(this.R[4], this.H[4]);
+            const th = this.vh;
+            this.popCommit(8 + i.il);
+            this.ripLo = t;
+            this.ripHi = th;
+            seq = false;
+            break;
+          }
+        case #Op.Push:
+          if (i.size === 8 && i.sk === #OperandKind.Reg) {
+            this.push64(this.R[i.sr], this.H[i.sr]);
+            break;
+          }
+          execFlow(this, i);
+          seq = false;
+          break;
+        case #Op.Pop:
+          if (i.size === 8 && i.dk === #OperandKind.Reg) {
+            const lo = this.rd64(this.R[4], this.H[4]);
+            const hi = this.vh;
+            this.popCommit(8);
+            this.R[i.dr] = lo;
+            this.H[i.dr] = hi;
+            break;
+          }
+          execFlow(this, i);
+          seq = false;
+          break;
+        case #Op.CallInd:
+        case #Op.JmpInd:
+        case #Op.Leave:
+        case #Op.Cbw:
+        case #Op.Cwd:
+        case #Op.Jrcxz:
+        case #Op.Loop:
+          execFlow(this, i);
+          seq = false;
+          break;
+        case #Op.Setcc:
+          if (i.dk === #OperandKind.Reg && i.dr < 16) {
+            // setcc r8 (not AH..BH): merge 0/1 into the low byte.
+            this.R[i.dr] = (this.R[i.dr] & ~0xff) | (this.cond(i.cc) ? 1 : 0);
+            break;
+          }
+          execConditional(this, i);
+          seq = false;
+          break;
+        case #Op.Cmovcc:
+          if (i.sk === #OperandKind.Reg && i.size >= 4) {
+            // cmovcc r32/r64, r: a 32-bit destination is zero-extended even when nothing moves.
+            const w = i.size === 8;
+            if (this.cond(i.cc)) {
+              this.R[i.dr] = this.R[i.sr];
+              this.H[i.dr] = w ? this.H[i.sr] : 0;
+            } else if (!w) this.H[i.dr] = 0;
+            break;
+          }
+          execConditional(this, i);
+          seq = false;
+          break;
+        case #Op.Shift:
+          if (i.dk === #OperandKind.Reg && i.sk === #OperandKind.Imm && i.cc >= 4) {
+            const n = i.il & 31;
+            if (i.size === 4 && n !== 0) {
+              // shl/shr/sar r32, imm, inline (execShift's 32-bit case; the 64-bit forms are
+              // shiftRegImm's): CF = last bit out, OF as the count-1 formula gives it.
+              const d = i.dr;
+              const l = this.R[d];
+              let rl: number;
+              let cf: number;
+              let of: number;
+${shift32()}
+              this.R[d] = rl;
+              this.H[d] = 0;
+              this.lop = #LazyOp.Result;
+              this.lsz = 4;
+              this.lrl = rl;
+              this.lrh = 0;
+              this.lcf = cf;
+              this.lof = of;
+              break;
+            }
+            if (shiftRegImm(this, i)) break;
+          }
+          execShift(this, i);
+          seq = false;
+          break;
+        case #Op.Imul2:
+          if (i.sk === #OperandKind.Reg && i.size >= 4) {
+            // imul r, r / imul r, r, imm at 32/64 bits: the low bits only, CF/OF lazy (LazyOp.Imul).
+            const R = this.R;
+            const H = this.H;
+            const w = i.size === 8;
+            const bl = R[i.sr];
+            const bh = w ? H[i.sr] : 0;
+            const al = i.i2 === 1 ? i.il : R[i.dr];
+            const ah = i.i2 === 1 ? i.ih : w ? H[i.dr] : 0;
+            const rl = Math.imul(al, bl);
+            // The high half: umulHigh32 (see imul-overflow.ts) inline, plus the cross products.
+            const rh = w
+              ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) +
+                  Math.imul(al, bh) +
+                  Math.imul(ah, bl)) |
+                0
+              : 0;
+            R[i.dr] = rl;
+            H[i.dr] = rh;
+            this.lop = #LazyOp.Imul;
+            this.lsz = i.size;
+            this.ldl = al;
+            this.ldh = ah;
+            this.lsl = bl;
+            this.lsh = bh;
+            this.lrl = rl;
+            this.lrh = rh;
+            this.lcf = 0;
+            break;
+          }
+          exit = execRare(this, i);
+          seq = false;
+          break;
+        default:
+          exit = execRare(this, i);
+          seq = false;
+          break;
+      }`);
+}
+
+/** The lines that delimit the generated dispatch in cpu.ts. */
+export const DISPATCH_BEGIN =
+  '      // @generated-begin: scripts/gen-dispatch.mjs writes this switch from src/semantics/interpreter-dispatch.ts';
+export const DISPATCH_END = '      // @generated-end';
+
+/** `cpuSource` (cpu.ts) with its generated dispatch replaced by what {@link interpreterDispatch} gives now. */
+export function spliceDispatch(cpuSource: string): string {
+  const b = cpuSource.indexOf(`${DISPATCH_BEGIN}\n`);
+  const e = cpuSource.indexOf(`${DISPATCH_END}\n`);
+  if (b < 0 || e < b) throw new Error('int3 semantics: cpu.ts has no generated-dispatch markers');
+  return `${cpuSource.slice(0, b + DISPATCH_BEGIN.length + 1)}${interpreterDispatch()}\n${cpuSource.slice(e)}`;
+}
