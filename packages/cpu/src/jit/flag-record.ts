@@ -1,3 +1,5 @@
+import { LazyOp } from '../lazy-flags.js';
+
 /**
  * A flag-writing instruction as the compiler sees it: the lazy-flag kind (`LazyOp`) and size it
  * records, and the JS expressions (temporaries or literals) of the operands and result it would store
@@ -20,12 +22,7 @@ export interface FlagRecord {
   of: string;
 }
 
-const ADD = 1;
-const SUB = 2;
-const LOGIC = 3;
-const INC = 4;
-const DEC = 5;
-const IMUL = 7;
+const { Add: ADD, Sub: SUB, Logic: LOGIC, Inc: INC, Dec: DEC, Imul: IMUL } = LazyOp;
 
 /** Most significant bit of a `size`-byte value, as a 0/1 expression. */
 export function msbExpr(lo: string, hi: string, size: number): string {

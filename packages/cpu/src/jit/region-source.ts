@@ -1,4 +1,8 @@
 import type { Insn } from '../insn.js';
+import { LazyOp } from '../lazy-flags.js';
+import { Op } from '../op.js';
+import { ALU_LAZY_OP, type AluStage, aluResult, aluWritesResult, negResult } from '../semantics/alu-semantics.js';
+import { shiftImm32Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
@@ -31,16 +35,6 @@ export interface RegionSource {
 
 /** What generated code does after a call that may fault (the call left the fault in F.f). */
 const FAULT = 'if (F.f !== null) { flt = 1; break L; }';
-
-const ALU_ADD = 11;
-const ALU_OR = 12;
-const ALU_ADC = 13;
-const ALU_SBB = 14;
-const ALU_AND = 15;
-const ALU_SUB = 16;
-const ALU_XOR = 17;
-const ALU_CMP = 18;
-const ALU_TEST = 19;
 
 /**
  * Turns every declaration in `text` (`const a = 1, b = 2;`, `let v = 0;`) into assignments, and
@@ -88,31 +82,22 @@ interface InsnFlags {
 
 /** Lazy-flag kind an inline op records (0: writes no flags). */
 function flagKind(i: Insn): number {
-  const op = i.op === 91 /* Op.AluReg */ ? i.i2 : i.op;
+  const op = i.op === Op.AluReg ? i.i2 : i.op;
+  const alu = ALU_LAZY_OP[op];
+  if (alu !== undefined) return alu;
   switch (op) {
-    case ALU_ADD:
-    case ALU_ADC:
-      return 1;
-    case ALU_SUB:
-    case ALU_SBB:
-    case ALU_CMP:
-    case 23 /* Op.Neg */:
-      return 2;
-    case ALU_OR:
-    case ALU_AND:
-    case ALU_XOR:
-    case ALU_TEST:
-      return 3;
-    case 20 /* Op.Inc */:
-      return 4;
-    case 21 /* Op.Dec */:
-      return 5;
-    case 24 /* Op.Shift */:
-      return inlineShift(i) ? 6 : 0;
-    case 28 /* Op.Imul2 */:
-      return inlineImul(i) ? 7 : 0;
+    case Op.Neg:
+      return LazyOp.Sub;
+    case Op.Inc:
+      return LazyOp.Inc;
+    case Op.Dec:
+      return LazyOp.Dec;
+    case Op.Shift:
+      return inlineShift(i) ? LazyOp.Result : LazyOp.None;
+    case Op.Imul2:
+      return inlineImul(i) ? LazyOp.Imul : LazyOp.None;
     default:
-      return 0;
+      return LazyOp.None;
   }
 }
 
@@ -129,15 +114,15 @@ function inlineImul(i: Insn): boolean {
 /** Whether the op runs through its interpreter executor in this form. */
 function usesHelper(i: Insn): boolean {
   switch (i.op) {
-    case 24 /* Op.Shift */:
+    case Op.Shift:
       return !inlineShift(i);
-    case 28 /* Op.Imul2 */:
+    case Op.Imul2:
       return !inlineImul(i);
-    case 32 /* Op.Push */:
+    case Op.Push:
       return !(i.size === 8 && i.sk === 1);
-    case 33 /* Op.Pop */:
+    case Op.Pop:
       return !(i.size === 8 && i.dk === 1);
-    case 42 /* Op.Leave */:
+    case Op.Leave:
       return i.size !== 8;
     default:
       return HELPER_OPS.has(i.op);
@@ -146,14 +131,14 @@ function usesHelper(i: Insn): boolean {
 
 function touchesMemory(i: Insn): boolean {
   switch (i.op) {
-    case 10 /* Op.Lea */:
-    case 2 /* Op.Nop */:
+    case Op.Lea:
+    case Op.Nop:
       return false;
-    case 34 /* Op.Call */:
-    case 36 /* Op.Ret */:
-    case 32 /* Op.Push */:
-    case 33 /* Op.Pop */:
-    case 42 /* Op.Leave */:
+    case Op.Call:
+    case Op.Ret:
+    case Op.Push:
+    case Op.Pop:
+    case Op.Leave:
       return true;
     default:
       return i.dk === 2 || i.sk === 2;
@@ -244,9 +229,9 @@ export class RegionEmitter {
       const kind = flagKind(i);
       const helper = usesHelper(i);
       let reads = -1;
-      const op = i.op === 91 ? i.i2 : i.op;
-      if (!helper && (i.op === 39 || i.op === 40 || i.op === 41)) reads = i.cc;
-      if (!helper && (op === ALU_ADC || op === ALU_SBB)) reads = -2;
+      const op = i.op === Op.AluReg ? i.i2 : i.op;
+      if (!helper && (i.op === Op.Jcc || i.op === Op.Setcc || i.op === Op.Cmovcc)) reads = i.cc;
+      if (!helper && (op === Op.Adc || op === Op.Sbb)) reads = -2;
       // A read is generic (through CpuState, the flag state written back) without a writer before
       // it in the block, or when it needs the CF an inc/dec kept.
       const generic =
@@ -482,8 +467,8 @@ export class RegionEmitter {
     this.cur = f;
     if (!live) return;
     const parts = [`fo = ${f.kind}; fz = ${f.size};`];
-    if (f.kind === 6) parts.push(`frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf}; ff = ${f.of};`);
-    else if (f.kind === 3) parts.push(`frl = ${f.rl}; frh = ${f.rh};`);
+    if (f.kind === LazyOp.Result) parts.push(`frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf}; ff = ${f.of};`);
+    else if (f.kind === LazyOp.Logic) parts.push(`frl = ${f.rl}; frh = ${f.rh};`);
     else
       parts.push(
         `fdl = ${f.dl}; fdh = ${f.dh}; fsl = ${f.sl}; fsh = ${f.sh}; frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf};`,
@@ -524,16 +509,16 @@ export class RegionEmitter {
     const k = p;
     const op = i.op;
     switch (op) {
-      case 2 /* Op.Nop */:
+      case Op.Nop:
         return;
-      case 3 /* Op.MovRR */:
+      case Op.MovRR:
         if (i.size >= 4) {
           const lo = this.getLo(i.sr, 8);
           const hi = i.size === 8 ? this.getHi(i.sr, 8) : '0';
           this.setR(i.dr, i.size, lo, hi);
         } else this.setR(i.dr, i.size, this.getLo(i.sr, i.size), '0');
         return;
-      case 4 /* Op.MovRI */:
+      case Op.MovRI:
         if (i.size >= 4) {
           // As the interpreter: the immediate's high half is already 0 at 32 bits.
           this.used.add(i.dr);
@@ -541,100 +526,96 @@ export class RegionEmitter {
           this.emit(`L${i.dr} = ${lit(i.il)}; H${i.dr} = ${lit(i.ih)};`);
         } else this.setR(i.dr, i.size, lit(i.il), lit(i.ih));
         return;
-      case 5 /* Op.MovRM */:
+      case Op.MovRM:
         this.ea(k, i);
         this.load(i.size, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
         this.setR(i.dr, i.size, `v${k}`, `w${k}`);
         return;
-      case 6 /* Op.MovMR */:
-        {
-          this.ea(k, i);
-          const lo = this.getLo(i.sr, i.size);
-          const hi = this.getHi(i.sr, i.size);
-          this.store(i.size, `a${k}`, `e${k}`, lo, hi);
-          this.emit(`if (B.dead) { ${after} }`);
-          return;
-        }
-      case 7 /* Op.MovMI */:
+      case Op.MovMR: {
+        this.ea(k, i);
+        const lo = this.getLo(i.sr, i.size);
+        const hi = this.getHi(i.sr, i.size);
+        this.store(i.size, `a${k}`, `e${k}`, lo, hi);
+        this.emit(`if (B.dead) { ${after} }`);
+        return;
+      }
+      case Op.MovMI:
         this.ea(k, i);
         this.store(i.size, `a${k}`, `e${k}`, lit(i.il), lit(i.ih));
         this.emit(`if (B.dead) { ${after} }`);
         return;
-      case 10 /* Op.Lea */:
+      case Op.Lea:
         this.ea(k, i);
         this.setR(i.dr, i.size, `a${k}`, `e${k}`);
         return;
-      case 8 /* Op.Movzx */:
-      case 9 /* Op.Movsx */:
-        {
-          if (i.sk === 1) {
-            this.emit(`let v${k} = ${this.getLo(i.sr, i.size2)}, w${k} = ${this.getHi(i.sr, i.size2)};`);
-          } else {
-            this.ea(k, i);
-            this.load(i.size2, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
-          }
-          if (op === 9) {
-            if (i.size2 === 1) this.emit(`v${k} = (v${k} << 24) >> 24;`);
-            else if (i.size2 === 2) this.emit(`v${k} = (v${k} << 16) >> 16;`);
-            this.setR(i.dr, i.size, `v${k}`, `(v${k} >> 31)`);
-          } else this.setR(i.dr, i.size, `v${k}`, i.size2 === 8 ? `w${k}` : '0');
-          return;
+      case Op.Movzx:
+      case Op.Movsx: {
+        if (i.sk === 1) {
+          this.emit(`let v${k} = ${this.getLo(i.sr, i.size2)}, w${k} = ${this.getHi(i.sr, i.size2)};`);
+        } else {
+          this.ea(k, i);
+          this.load(i.size2, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
         }
-      case 11:
-      case 12:
-      case 13:
-      case 14:
-      case 15:
-      case 16:
-      case 17:
-      case 18:
-      case 19:
-      case 91 /* Op.AluReg */:
-        this.alu(k, i, op === 91 ? i.i2 : op, live, after);
+        if (op === Op.Movsx) {
+          if (i.size2 === 1) this.emit(`v${k} = (v${k} << 24) >> 24;`);
+          else if (i.size2 === 2) this.emit(`v${k} = (v${k} << 16) >> 16;`);
+          this.setR(i.dr, i.size, `v${k}`, `(v${k} >> 31)`);
+        } else this.setR(i.dr, i.size, `v${k}`, i.size2 === 8 ? `w${k}` : '0');
         return;
-      case 20 /* Op.Inc */:
-      case 21 /* Op.Dec */:
-      case 22 /* Op.Not */:
-      case 23 /* Op.Neg */:
+      }
+      case Op.Add:
+      case Op.Or:
+      case Op.Adc:
+      case Op.Sbb:
+      case Op.And:
+      case Op.Sub:
+      case Op.Xor:
+      case Op.Cmp:
+      case Op.Test:
+      case Op.AluReg:
+        this.alu(k, i, op === Op.AluReg ? i.i2 : op, live, after);
+        return;
+      case Op.Inc:
+      case Op.Dec:
+      case Op.Not:
+      case Op.Neg:
         this.unary(k, i, live, after);
         return;
-      case 24 /* Op.Shift */:
+      case Op.Shift:
         this.shift(k, i, live);
         return;
-      case 28 /* Op.Imul2 */:
+      case Op.Imul2:
         this.imul(k, i, live);
         return;
-      case 40 /* Op.Setcc */:
-        {
-          const c = this.cond(i.cc);
-          if (i.dk === 1) this.setR(i.dr, 1, `(${c} ? 1 : 0)`, '0');
-          else {
-            this.ea(k, i);
-            this.store(1, `a${k}`, `e${k}`, `(${c} ? 1 : 0)`, '0');
-            this.emit(`if (B.dead) { ${after} }`);
-          }
-          return;
+      case Op.Setcc: {
+        const c = this.cond(i.cc);
+        if (i.dk === 1) this.setR(i.dr, 1, `(${c} ? 1 : 0)`, '0');
+        else {
+          this.ea(k, i);
+          this.store(1, `a${k}`, `e${k}`, `(${c} ? 1 : 0)`, '0');
+          this.emit(`if (B.dead) { ${after} }`);
         }
-      case 41 /* Op.Cmovcc */:
-        {
-          if (i.sk === 1) {
-            this.emit(`const v${k} = ${this.getLo(i.sr, i.size)}, w${k} = ${this.getHi(i.sr, i.size)};`);
-          } else {
-            this.ea(k, i);
-            this.load(i.size, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
-          }
-          const c = this.cond(i.cc);
-          this.emit(`if (${c}) {`);
-          this.setR(i.dr, i.size, `v${k}`, `w${k}`);
-          this.emit('}');
-          if (i.size === 4) {
-            this.used.add(i.dr);
-            this.written.add(i.dr);
-            this.emit(`else H${i.dr} = 0;`);
-          }
-          return;
+        return;
+      }
+      case Op.Cmovcc: {
+        if (i.sk === 1) {
+          this.emit(`const v${k} = ${this.getLo(i.sr, i.size)}, w${k} = ${this.getHi(i.sr, i.size)};`);
+        } else {
+          this.ea(k, i);
+          this.load(i.size, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
         }
-      case 43 /* Op.Cbw */:
+        const c = this.cond(i.cc);
+        this.emit(`if (${c}) {`);
+        this.setR(i.dr, i.size, `v${k}`, `w${k}`);
+        this.emit('}');
+        if (i.size === 4) {
+          this.used.add(i.dr);
+          this.written.add(i.dr);
+          this.emit(`else H${i.dr} = 0;`);
+        }
+        return;
+      }
+      case Op.Cbw:
         this.used.add(0);
         if (i.size === 2) this.setR(0, 2, '((L0 << 24) >> 24)', '0');
         else if (i.size === 4) this.setR(0, 4, '((L0 << 16) >> 16)', '0');
@@ -643,26 +624,25 @@ export class RegionEmitter {
           this.emit('H0 = L0 >> 31;');
         }
         return;
-      case 44 /* Op.Cwd */:
+      case Op.Cwd:
         this.used.add(0);
         if (i.size === 2) this.setR(2, 2, '((L0 << 16) >> 31)', '0');
         else if (i.size === 4) this.setR(2, 4, '(L0 >> 31)', '0');
         else this.setR(2, 8, '(H0 >> 31)', '(H0 >> 31)');
         return;
-      case 32 /* Op.Push */:
-        {
-          this.emit(`const v${k} = ${this.getLo(i.sr, 8)}, w${k} = ${this.getHi(i.sr, 8)};`);
-          this.push(k, `v${k}`, `w${k}`);
-          this.emit(`if (B.dead) { ${after} }`);
-          return;
-        }
-      case 33 /* Op.Pop */:
+      case Op.Push: {
+        this.emit(`const v${k} = ${this.getLo(i.sr, 8)}, w${k} = ${this.getHi(i.sr, 8)};`);
+        this.push(k, `v${k}`, `w${k}`);
+        this.emit(`if (B.dead) { ${after} }`);
+        return;
+      }
+      case Op.Pop:
         this.used.add(4);
         this.load(8, 'L4', 'H4', `v${k}`, `w${k}`);
         this.popCommit(8);
         this.setR(i.dr, 8, `v${k}`, `w${k}`);
         return;
-      case 42 /* Op.Leave */:
+      case Op.Leave:
         this.used.add(4);
         this.used.add(5);
         this.written.add(4);
@@ -671,24 +651,23 @@ export class RegionEmitter {
         this.emit(`{ const z = (L5 >>> 0) + 8; L4 = z | 0; H4 = (H5 + (z > 0xffffffff ? 1 : 0)) | 0; }`);
         this.emit(`L5 = v${k}; H5 = w${k};`);
         return;
-      case 39 /* Op.Jcc */:
-        {
-          const c = this.cond(i.cc);
-          this.emit(`if (${c}) {`);
-          this.edge(i.tl, i.th);
-          this.emit('}');
-          this.edge(i.nl, i.nh);
-          return;
-        }
-      case 37 /* Op.Jmp */:
+      case Op.Jcc: {
+        const c = this.cond(i.cc);
+        this.emit(`if (${c}) {`);
+        this.edge(i.tl, i.th);
+        this.emit('}');
+        this.edge(i.nl, i.nh);
+        return;
+      }
+      case Op.Jmp:
         this.edge(i.tl, i.th);
         return;
-      case 34 /* Op.Call */:
+      case Op.Call:
         this.push(k, lit(i.nl), lit(i.nh));
         this.emit(`if (B.dead) { nl = ${lit(i.tl)}; nh = ${lit(i.th)}; break L; }`);
         this.edge(i.tl, i.th);
         return;
-      case 36 /* Op.Ret */:
+      case Op.Ret:
         this.used.add(4);
         this.load(8, 'L4', 'H4', `v${k}`, `w${k}`);
         this.popCommit(8 + i.il);
@@ -706,7 +685,7 @@ export class RegionEmitter {
     const sites: number[] = [];
     for (const b of this.plan.blocks) {
       for (const i of b.insns) {
-        if (i.op === 34 /* Op.Call */ && i.nh === this.pageHi && (i.nl & -4096) === this.pageLo) {
+        if (i.op === Op.Call && i.nh === this.pageHi && (i.nl & -4096) === this.pageLo) {
           const o = i.nl & 0xfff;
           if (this.plan.index.has(o) && !sites.includes(o)) sites.push(o);
         }
@@ -743,7 +722,7 @@ export class RegionEmitter {
     this.emit(`@WB@ @FL@ sy = 1; if (${call}) { flt = 1; break L; } sy = 0; @RL@`);
     this.cur = null;
     const op = i.op;
-    if (op === 35 || op === 38 || op === 89 || op === 90) {
+    if (op === Op.CallInd || op === Op.JmpInd || op === Op.Jrcxz || op === Op.Loop) {
       // Indirect call/jmp, loop, jrcxz: the executor moved RIP.
       this.emit('nl = cpu.ripLo; nh = cpu.ripHi; break L;');
       return;
@@ -777,47 +756,20 @@ export class RegionEmitter {
     const dl = `d${k}`;
     const dh = w ? `h${k}` : '0';
     if (!w) sh = i.sk === 3 ? sh : '0';
-    const cin = op === ALU_ADC || op === ALU_SBB ? this.carry(k) : '0';
+    const cin = op === Op.Adc || op === Op.Sbb ? this.carry(k) : '0';
     const m = maskText(size);
-    let kind = 3;
+    const kind = ALU_LAZY_OP[op];
     const rl = `r${k}`;
-    let rh = '0';
-    switch (op) {
-      case ALU_ADD:
-      case ALU_ADC:
-        kind = 1;
-        if (w) {
-          this.emit(`const y${k} = (${dl} >>> 0) + (${sl} >>> 0) + ${cin};`);
-          this.emit(`const ${rl} = y${k} | 0, u${k} = (${dh} + ${sh} + (y${k} > 0xffffffff ? 1 : 0)) | 0;`);
-          rh = `u${k}`;
-        } else this.emit(`const ${rl} = (${dl} + ${sl} + ${cin}) ${m === null ? '| 0' : `& ${m}`};`);
-        break;
-      case ALU_SUB:
-      case ALU_SBB:
-      case ALU_CMP:
-        kind = 2;
-        if (w) {
-          this.emit(`const y${k} = (${dl} >>> 0) - (${sl} >>> 0) - ${cin};`);
-          this.emit(`const ${rl} = y${k} | 0, u${k} = (${dh} - ${sh} - (y${k} < 0 ? 1 : 0)) | 0;`);
-          rh = `u${k}`;
-        } else this.emit(`const ${rl} = (${dl} - ${sl} - ${cin}) ${m === null ? '| 0' : `& ${m}`};`);
-        break;
-      default: {
-        const o = op === ALU_OR ? '|' : op === ALU_XOR ? '^' : '&';
-        this.emit(`const ${rl} = ${dl} ${o} ${sl};`);
-        if (w) {
-          this.emit(`const u${k} = ${dh} ${o} ${sh};`);
-          rh = `u${k}`;
-        }
-      }
-    }
-    if (op !== ALU_CMP && op !== ALU_TEST) {
+    const rh = w ? `u${k}` : '0';
+    const stage: AluStage = { w, mask: m, dl, dh, sl, sh, cin, rl, rh, t: `y${k}`, decl: 'const ' };
+    for (const line of aluResult(op, stage)) this.emit(line);
+    if (aluWritesResult(op)) {
       if (mem) {
         this.store(size, `a${k}`, `e${k}`, rl, rh);
       } else this.setR(i.dr, size, rl, rh);
     }
     this.writeFlags({ kind, size, dl, dh, sl, sh: w ? sh : '0', rl, rh, cf: cin, of: '0' }, live);
-    if (mem && op !== ALU_CMP && op !== ALU_TEST) this.emit(`if (B.dead) { ${after} }`);
+    if (mem && aluWritesResult(op)) this.emit(`if (B.dead) { ${after} }`);
   }
 
   private unary(k: number, i: Insn, live: boolean, after: string): void {
@@ -836,9 +788,9 @@ export class RegionEmitter {
       else this.setR(i.dr, size, lo, hi);
     };
     switch (i.op) {
-      case 20:
-      case 21: {
-        const inc = i.op === 20;
+      case Op.Inc:
+      case Op.Dec: {
+        const inc = i.op === Op.Inc;
         if (w) {
           this.emit(`const r${k} = (${dl} ${inc ? '+' : '-'} 1) | 0;`);
           this.emit(
@@ -851,19 +803,23 @@ export class RegionEmitter {
         // The CF inc/dec keep is read only when their flag state can be seen.
         const cf = live ? this.carry(k) : '0';
         put(`r${k}`, rh);
-        this.writeFlags({ kind: inc ? 4 : 5, size, dl, dh, sl: '1', sh: '0', rl: `r${k}`, rh, cf, of: '0' }, live);
+        this.writeFlags(
+          { kind: inc ? LazyOp.Inc : LazyOp.Dec, size, dl, dh, sl: '1', sh: '0', rl: `r${k}`, rh, cf, of: '0' },
+          live,
+        );
         break;
       }
-      case 22:
+      case Op.Not:
         put(m === null ? `(~${dl})` : `(~${dl} & ${m})`, w ? `(~${dh})` : '0');
         break;
       default: {
-        if (w) {
-          this.emit(`const r${k} = -${dl} | 0, u${k} = (~${dh} + (${dl} === 0 ? 1 : 0)) | 0;`);
-        } else this.emit(`const r${k} = -${dl} ${m === null ? '| 0' : `& ${m}`};`);
         const rh = w ? `u${k}` : '0';
+        for (const line of negResult({ w, mask: m, dl, dh, rl: `r${k}`, rh, decl: 'const ' })) this.emit(line);
         put(`r${k}`, rh);
-        this.writeFlags({ kind: 2, size, dl: '0', dh: '0', sl: dl, sh: dh, rl: `r${k}`, rh, cf: '0', of: '0' }, live);
+        this.writeFlags(
+          { kind: LazyOp.Sub, size, dl: '0', dh: '0', sl: dl, sh: dh, rl: `r${k}`, rh, cf: '0', of: '0' },
+          live,
+        );
       }
     }
     if (mem) this.emit(`if (B.dead) { ${after} }`);
@@ -881,11 +837,8 @@ export class RegionEmitter {
     const rh = `u${k}`;
     const bit = (b: number) => (b < 32 ? `((${l} >>> ${b}) & 1)` : `((${h} >>> ${b - 32}) & 1)`);
     if (size === 4) {
-      if (i.cc === 4) {
-        this.emit(`const ${rl} = ${l} << ${n}, c${k} = (${l} >>> ${32 - n}) & 1, o${k} = (${rl} >>> 31) ^ c${k};`);
-      } else if (i.cc === 5) {
-        this.emit(`const ${rl} = (${l} >>> ${n}) | 0, c${k} = (${l} >>> ${n - 1}) & 1, o${k} = ${l} >>> 31;`);
-      } else this.emit(`const ${rl} = ${l} >> ${n}, c${k} = (${l} >> ${n - 1}) & 1, o${k} = 0;`);
+      for (const line of shiftImm32Result(i.cc, n, { l, rl, cf: `c${k}`, of: `o${k}`, decl: 'const ' }))
+        this.emit(line);
       this.emit(`const ${rh} = 0;`);
     } else if (i.cc === 4) {
       if (n < 32) this.emit(`const ${rl} = ${l} << ${n}, ${rh} = (${h} << ${n}) | (${l} >>> ${32 - n});`);
@@ -905,7 +858,18 @@ export class RegionEmitter {
     this.written.add(d);
     this.emit(`L${d} = ${rl}; H${d} = ${rh};`);
     this.writeFlags(
-      { kind: 6, size, dl: '0', dh: '0', sl: '0', sh: '0', rl, rh: size === 8 ? rh : '0', cf: `c${k}`, of: `o${k}` },
+      {
+        kind: LazyOp.Result,
+        size,
+        dl: '0',
+        dh: '0',
+        sl: '0',
+        sh: '0',
+        rl,
+        rh: size === 8 ? rh : '0',
+        cf: `c${k}`,
+        of: `o${k}`,
+      },
       live,
     );
   }
@@ -927,7 +891,7 @@ export class RegionEmitter {
     this.emit(`L${i.dr} = r${k}; H${i.dr} = u${k};`);
     this.writeFlags(
       {
-        kind: 7,
+        kind: LazyOp.Imul,
         size: i.size,
         dl: `d${k}`,
         dh: `h${k}`,
