@@ -238,6 +238,7 @@ export class Cpu extends CpuTraps {
       let seq = true;
       // The hot instructions are dispatched inline (no call per instruction); the rest go to execRare.
       // @generated-begin: scripts/gen-dispatch.mjs writes this switch from src/semantics/interpreter-dispatch.ts
+      // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
       switch (i.op) {
         case 1 /* Op.Gate */:
           {
@@ -680,13 +681,7 @@ export class Cpu extends CpuTraps {
             const al = i.i2 === 1 ? i.il : R[i.dr];
             const ah = i.i2 === 1 ? i.ih : w ? H[i.dr] : 0;
             const rl = Math.imul(al, bl);
-            // The high half: umulHigh32 (see imul-overflow.ts) inline, plus the cross products.
-            const rh = w
-              ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) +
-                  Math.imul(al, bh) +
-                  Math.imul(ah, bl)) |
-                0
-              : 0;
+            const rh = w ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0 : 0;
             R[i.dr] = rl;
             H[i.dr] = rh;
             this.lop = 7 /* LazyOp.Imul */;

@@ -1,7 +1,14 @@
 import type { Insn } from '../insn.js';
 import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
-import { ALU_LAZY_OP, type AluStage, aluResult, aluWritesResult, negResult } from '../semantics/alu-semantics.js';
+import {
+  ALU_LAZY_OP,
+  type AluStage,
+  aluResult,
+  aluWritesResult,
+  imulResult,
+  negResult,
+} from '../semantics/alu-semantics.js';
 import { shiftImm32Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
@@ -880,12 +887,8 @@ export class RegionEmitter {
     this.emit(`const b${k} = ${this.getLo(i.sr, 8)}, c${k} = ${w ? this.getHi(i.sr, 8) : '0'};`);
     if (i.i2 === 1) this.emit(`const d${k} = ${lit(i.il)}, h${k} = ${lit(i.ih)};`);
     else this.emit(`const d${k} = ${this.getLo(i.dr, 8)}, h${k} = ${w ? this.getHi(i.dr, 8) : '0'};`);
-    this.emit(`const r${k} = Math.imul(d${k}, b${k});`);
-    if (w) {
-      this.emit(
-        `const u${k} = (Math.round(((d${k} >>> 0) * (b${k} >>> 0) - (r${k} >>> 0)) / 4294967296) + Math.imul(d${k}, c${k}) + Math.imul(h${k}, b${k})) | 0;`,
-      );
-    } else this.emit(`const u${k} = 0;`);
+    const stage = { w, al: `d${k}`, ah: `h${k}`, bl: `b${k}`, bh: `c${k}`, rl: `r${k}`, rh: `u${k}`, decl: 'const ' };
+    for (const line of imulResult(stage)) this.emit(line);
     this.used.add(i.dr);
     this.written.add(i.dr);
     this.emit(`L${i.dr} = r${k}; H${i.dr} = u${k};`);

@@ -98,3 +98,27 @@ export function negResult(s: Pick<AluStage, 'w' | 'mask' | 'dl' | 'dh' | 'rl' | 
   const hi = `(~${dh} + (${dl} === 0 ? 1 : 0)) | 0`;
   return [`${decl}${rl} = -${dl} | 0;`, `${decl}${rh} = ${w === true ? hi : `${w} ? ${hi} : 0`};`];
 }
+
+/**
+ * imul r, r / imul r, r, imm at 32/64 bits: the low 32 or 64 bits of `a * b` into `rl`/`rh` (CF/OF are
+ * LazyOp.Imul's, from the operands). The high half is umulHigh32 (see imul-overflow.ts) written out,
+ * plus the cross products.
+ * @see Intel SDM Vol. 2A (IMUL)
+ */
+export function imulResult(s: {
+  readonly w: boolean | string;
+  readonly al: string;
+  readonly ah: string;
+  readonly bl: string;
+  readonly bh: string;
+  readonly rl: string;
+  readonly rh: string;
+  readonly decl: string;
+}): string[] {
+  const { w, al, ah, bl, bh, rl, rh, decl } = s;
+  const hi = `(Math.round(((${al} >>> 0) * (${bl} >>> 0) - (${rl} >>> 0)) / 4294967296) + Math.imul(${al}, ${bh}) + Math.imul(${ah}, ${bl})) | 0`;
+  return [
+    `${decl}${rl} = Math.imul(${al}, ${bl});`,
+    `${decl}${rh} = ${w === true ? hi : w === false ? '0' : `${w} ? ${hi} : 0`};`,
+  ];
+}

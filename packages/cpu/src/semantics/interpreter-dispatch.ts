@@ -1,7 +1,7 @@
 import { MemoryForm, OperandKind } from '../insn.js';
 import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
-import { ALU_LAZY_OP, type AluStage, aluResult, negResult } from './alu-semantics.js';
+import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './alu-semantics.js';
 import { shiftImm32Result } from './shift-semantics.js';
 
 const TABLES: Readonly<Record<string, Readonly<Record<string, number>>>> = { Op, LazyOp, MemoryForm, OperandKind };
@@ -85,6 +85,11 @@ function neg(): string {
   return indent(negResult(stage), '            ');
 }
 
+function imul(): string {
+  const stage = { w: 'w', al: 'al', ah: 'ah', bl: 'bl', bh: 'bh', rl: 'rl', rh: 'rh', decl: 'const ' };
+  return indent(imulResult(stage), '            ');
+}
+
 function shift32(): string {
   return indent(shiftImm32Result('i.cc', 'n', { l: 'l', rl: 'rl', cf: 'cf', of: 'of', decl: '' }), '              ');
 }
@@ -97,7 +102,8 @@ function shift32(): string {
  * interpreter-dispatch.spec.ts, so nobody edits the generated copy by hand.
  */
 export function interpreterDispatch(): string {
-  return numbered(`      switch (i.op) {
+  return numbered(`      // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+      switch (i.op) {
         case #Op.Gate:
           {
             const flushes = this.tlbFlushes;
@@ -495,14 +501,7 @@ ${shift32()}
             const bh = w ? H[i.sr] : 0;
             const al = i.i2 === 1 ? i.il : R[i.dr];
             const ah = i.i2 === 1 ? i.ih : w ? H[i.dr] : 0;
-            const rl = Math.imul(al, bl);
-            // The high half: umulHigh32 (see imul-overflow.ts) inline, plus the cross products.
-            const rh = w
-              ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) +
-                  Math.imul(al, bh) +
-                  Math.imul(ah, bl)) |
-                0
-              : 0;
+${imul()}
             R[i.dr] = rl;
             H[i.dr] = rh;
             this.lop = #LazyOp.Imul;
