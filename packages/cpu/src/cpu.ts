@@ -602,13 +602,28 @@ export class Cpu extends CpuTraps {
         case 35 /* Op.CallInd */:
         case 38 /* Op.JmpInd */:
         case 42 /* Op.Leave */:
-        case 43 /* Op.Cbw */:
-        case 44 /* Op.Cwd */:
         case 89 /* Op.Jrcxz */:
         case 90 /* Op.Loop */:
           execFlow(this, i);
           seq = false;
           break;
+        case 43 /* Op.Cbw */:
+          {
+            const l = this.R[0];
+            if (i.size === 2) this.setR(0, 2, ((l << 24) >> 24), 0);
+            else if (i.size === 4) this.setR(0, 4, ((l << 16) >> 16), 0);
+            else this.setR(0, 8, l, (l >> 31));
+            break;
+          }
+        case 44 /* Op.Cwd */:
+          {
+            const l = this.R[0];
+            const h = this.H[0];
+            if (i.size === 2) this.setR(2, 2, ((l << 16) >> 31), 0);
+            else if (i.size === 4) this.setR(2, 4, (l >> 31), 0);
+            else this.setR(2, 8, (h >> 31), (h >> 31));
+            break;
+          }
         case 40 /* Op.Setcc */:
           if (i.dk === 1 /* OperandKind.Reg */ && i.dr < 16) {
             // setcc r8 (not AH..BH): merge 0/1 into the low byte.

@@ -4,8 +4,8 @@ import type { Insn } from './insn.js';
 
 /**
  * Stack and control-flow instructions other than jcc: push/pop (reg, imm, mem), indirect call/jmp,
- * ret imm16, leave, jrcxz, loop, and the cbw/cwd families.
- * @see Intel SDM Vol. 2B (PUSH, POP, LEAVE, RET, CALL, JMP, LOOP, CBW/CWDE/CDQE, CWD/CDQ/CQO)
+ * ret imm16, leave, jrcxz and loop (the cbw/cwd families are semantics/extend-semantics.ts').
+ * @see Intel SDM Vol. 2B (PUSH, POP, LEAVE, RET, CALL, JMP, LOOP)
  */
 export function execFlow(c: CpuCore, i: Insn): void {
   switch (i.op) {
@@ -63,19 +63,6 @@ export function execFlow(c: CpuCore, i: Insn): void {
         } else c.R[5] = (c.R[5] & ~0xffff) | v;
         break;
       }
-    case 43 /* Op.Cbw */:
-      {
-        const r = c.R[0];
-        if (i.size === 2) c.setR(0, 2, (r << 24) >> 24, 0);
-        else if (i.size === 4) c.setR(0, 4, (r << 16) >> 16, 0);
-        else c.H[0] = r >> 31;
-        break;
-      }
-    case 44 /* Op.Cwd */:
-      if (i.size === 2) c.setR(2, 2, (c.R[0] << 16) >> 31, 0);
-      else if (i.size === 4) c.setR(2, 4, c.R[0] >> 31, 0);
-      else c.setR(2, 8, c.H[0] >> 31, c.H[0] >> 31);
-      break;
     case 89 /* Op.Jrcxz */:
     case 90 /* Op.Loop */:
       {

@@ -9,6 +9,7 @@ import {
   imulResult,
   negResult,
 } from '../semantics/alu-semantics.js';
+import { accExtend } from '../semantics/extend-semantics.js';
 import { shiftImm32Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
@@ -623,20 +624,12 @@ export class RegionEmitter {
         return;
       }
       case Op.Cbw:
+      case Op.Cwd: {
         this.used.add(0);
-        if (i.size === 2) this.setR(0, 2, '((L0 << 24) >> 24)', '0');
-        else if (i.size === 4) this.setR(0, 4, '((L0 << 16) >> 16)', '0');
-        else {
-          this.written.add(0);
-          this.emit('H0 = L0 >> 31;');
-        }
+        const x = accExtend(op, i.size, 'L0', 'H0');
+        this.setR(x.reg, x.size, x.lo, x.hi);
         return;
-      case Op.Cwd:
-        this.used.add(0);
-        if (i.size === 2) this.setR(2, 2, '((L0 << 16) >> 31)', '0');
-        else if (i.size === 4) this.setR(2, 4, '(L0 >> 31)', '0');
-        else this.setR(2, 8, '(H0 >> 31)', '(H0 >> 31)');
-        return;
+      }
       case Op.Push: {
         this.emit(`const v${k} = ${this.getLo(i.sr, 8)}, w${k} = ${this.getHi(i.sr, 8)};`);
         this.push(k, `v${k}`, `w${k}`);

@@ -2,6 +2,7 @@ import { MemoryForm, OperandKind } from '../insn.js';
 import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
 import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './alu-semantics.js';
+import { accExtend } from './extend-semantics.js';
 import { shiftImm32Result } from './shift-semantics.js';
 
 const TABLES: Readonly<Record<string, Readonly<Record<string, number>>>> = { Op, LazyOp, MemoryForm, OperandKind };
@@ -88,6 +89,28 @@ function neg(): string {
 function imul(): string {
   const stage = { w: 'w', al: 'al', ah: 'ah', bl: 'bl', bh: 'bh', rl: 'rl', rh: 'rh', decl: 'const ' };
   return indent(imulResult(stage), '            ');
+}
+
+/** cbw/cwd and their wider forms, one branch per operand size. */
+function accExtendCases(): string {
+  const out: string[] = [];
+  for (const op of ['Cbw', 'Cwd'] as const) {
+    out.push(`case #Op.${op}:`, '  {', '    const l = this.R[0];');
+    if (op === 'Cwd') out.push('    const h = this.H[0];');
+    for (const size of [2, 4, 8]) {
+      const x = accExtend(Op[op], size, 'l', 'h');
+      const set = `this.setR(${x.reg}, ${x.size}, ${x.lo}, ${x.hi});`;
+      out.push(
+        size === 2
+          ? `    if (i.size === 2) ${set}`
+          : size === 4
+            ? `    else if (i.size === 4) ${set}`
+            : `    else ${set}`,
+      );
+    }
+    out.push('    break;', '  }');
+  }
+  return indent(out, '        ');
 }
 
 function shift32(): string {
@@ -435,13 +458,12 @@ ${neg()}
         case #Op.CallInd:
         case #Op.JmpInd:
         case #Op.Leave:
-        case #Op.Cbw:
-        case #Op.Cwd:
         case #Op.Jrcxz:
         case #Op.Loop:
           execFlow(this, i);
           seq = false;
           break;
+${accExtendCases()}
         case #Op.Setcc:
           if (i.dk === #OperandKind.Reg && i.dr < 16) {
             // setcc r8 (not AH..BH): merge 0/1 into the low byte.
