@@ -7,7 +7,7 @@ import { ExceptionVector } from './exception-vector.js';
 import { execAlu, execAluReg, execConditional, execExtend, execUnary } from './exec-alu.js';
 import { execFlow } from './exec-flow.js';
 import { execRare } from './exec-rare.js';
-import { execShift, shiftRegImm } from './exec-shift.js';
+import { execShift } from './exec-shift.js';
 import type { Insn } from './insn.js';
 import { BlockCompiler, type BlockCompilerOptions } from './jit/block-compiler.js';
 import type { PageJit } from './jit/jit-region.js';
@@ -648,39 +648,94 @@ export class Cpu extends CpuTraps {
           break;
         case 24 /* Op.Shift */:
           if (i.dk === 1 /* OperandKind.Reg */ && i.sk === 3 /* OperandKind.Imm */ && i.cc >= 4) {
-            const n = i.il & 31;
-            if (i.size === 4 && n !== 0) {
-              // shl/shr/sar r32, imm, inline (execShift's 32-bit case; the 64-bit forms are
-              // shiftRegImm's): CF = last bit out, OF as the count-1 formula gives it.
-              const d = i.dr;
-              const l = this.R[d];
-              let rl: number;
-              let cf: number;
-              let of: number;
-              if (i.cc === 4) {
-                rl = l << n;
-                cf = (l >>> (32 - n)) & 1;
-                of = (rl >>> 31) ^ cf;
-              } else if (i.cc === 5) {
-                rl = (l >>> n) | 0;
-                cf = (l >>> (n - 1)) & 1;
-                of = l >>> 31;
-              } else {
-                rl = l >> n;
-                cf = (l >> (n - 1)) & 1;
-                of = 0;
+            // shl/shr/sar r32/r64, imm (not 0), inline: CF = last bit out, OF as the count-1 formula gives it.
+            const d = i.dr;
+            const l = this.R[d];
+            if (i.size === 4) {
+              const n = i.il & 31;
+              if (n !== 0) {
+                let rl: number;
+                let cf: number;
+                let of: number;
+                if (i.cc === 4) {
+                  rl = l << n;
+                  cf = (l >>> (32 - n)) & 1;
+                  of = (rl >>> 31) ^ cf;
+                } else if (i.cc === 5) {
+                  rl = (l >>> n) | 0;
+                  cf = (l >>> (n - 1)) & 1;
+                  of = l >>> 31;
+                } else {
+                  rl = l >> n;
+                  cf = (l >> (n - 1)) & 1;
+                  of = 0;
+                }
+                this.R[d] = rl;
+                this.H[d] = 0;
+                this.lop = 6 /* LazyOp.Result */;
+                this.lsz = 4;
+                this.lrl = rl;
+                this.lrh = 0;
+                this.lcf = cf;
+                this.lof = of;
+                break;
               }
-              this.R[d] = rl;
-              this.H[d] = 0;
-              this.lop = 6 /* LazyOp.Result */;
-              this.lsz = 4;
-              this.lrl = rl;
-              this.lrh = 0;
-              this.lcf = cf;
-              this.lof = of;
-              break;
+            } else if (i.size === 8) {
+              const n = i.il & 63;
+              if (n !== 0) {
+                const h = this.H[d];
+                let rl: number;
+                let rh: number;
+                let cf: number;
+                let of: number;
+                if (i.cc === 4) {
+                  if (n < 32) {
+                    rl = l << n;
+                    rh = (h << n) | (l >>> (32 - n));
+                    cf = (h >>> (32 - n)) & 1;
+                    of = (rh >>> 31) ^ cf;
+                  } else {
+                    rl = 0;
+                    rh = l << (n - 32);
+                    cf = ((n === 32 ? h : l >>> (64 - n)) & 1);
+                    of = (rh >>> 31) ^ cf;
+                  }
+                } else if (i.cc === 5) {
+                  if (n < 32) {
+                    rl = (l >>> n) | (h << (32 - n));
+                    rh = (h >>> n) | 0;
+                    cf = (l >>> (n - 1)) & 1;
+                    of = h >>> 31;
+                  } else {
+                    rl = (h >>> (n - 32)) | 0;
+                    rh = 0;
+                    cf = ((n === 32 ? l >>> 31 : h >>> (n - 33)) & 1);
+                    of = h >>> 31;
+                  }
+                } else {
+                  if (n < 32) {
+                    rl = (l >>> n) | (h << (32 - n));
+                    rh = h >> n;
+                    cf = (l >>> (n - 1)) & 1;
+                    of = 0;
+                  } else {
+                    rl = h >> (n - 32);
+                    rh = h >> 31;
+                    cf = ((n === 32 ? l >>> 31 : h >>> (n - 33)) & 1);
+                    of = 0;
+                  }
+                }
+                this.R[d] = rl;
+                this.H[d] = rh;
+                this.lop = 6 /* LazyOp.Result */;
+                this.lsz = 8;
+                this.lrl = rl;
+                this.lrh = rh;
+                this.lcf = cf;
+                this.lof = of;
+                break;
+              }
             }
-            if (shiftRegImm(this, i)) break;
           }
           execShift(this, i);
           seq = false;

@@ -10,7 +10,7 @@ import {
   negResult,
 } from '../semantics/alu-semantics.js';
 import { accExtend } from '../semantics/extend-semantics.js';
-import { shiftImm32Result } from '../semantics/shift-semantics.js';
+import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
@@ -825,7 +825,7 @@ export class RegionEmitter {
     if (mem) this.emit(`if (B.dead) { ${after} }`);
   }
 
-  /** shl/shr/sar r32/r64 by a non-zero immediate (shiftRegImm, the count known here). */
+  /** shl/shr/sar r32/r64 by a non-zero immediate (shift-semantics.ts, the count known here). */
   private shift(k: number, i: Insn, live: boolean): void {
     const size = i.size;
     const n = i.il & (size === 8 ? 63 : 31);
@@ -835,25 +835,11 @@ export class RegionEmitter {
     this.emit(`const ${l} = ${this.getLo(d, 8)}, ${h} = ${size === 8 ? this.getHi(d, 8) : '0'};`);
     const rl = `r${k}`;
     const rh = `u${k}`;
-    const bit = (b: number) => (b < 32 ? `((${l} >>> ${b}) & 1)` : `((${h} >>> ${b - 32}) & 1)`);
+    const flags = { cf: `c${k}`, of: `o${k}`, decl: 'const ' };
     if (size === 4) {
-      for (const line of shiftImm32Result(i.cc, n, { l, rl, cf: `c${k}`, of: `o${k}`, decl: 'const ' }))
-        this.emit(line);
+      for (const line of shiftImm32Result(i.cc, n, { l, rl, ...flags })) this.emit(line);
       this.emit(`const ${rh} = 0;`);
-    } else if (i.cc === 4) {
-      if (n < 32) this.emit(`const ${rl} = ${l} << ${n}, ${rh} = (${h} << ${n}) | (${l} >>> ${32 - n});`);
-      else this.emit(`const ${rl} = 0, ${rh} = ${l} << ${n - 32};`);
-      this.emit(`const c${k} = ${bit(64 - n)}, o${k} = (${rh} >>> 31) ^ c${k};`);
-    } else {
-      const arith = i.cc === 7;
-      if (n < 32) {
-        this.emit(
-          `const ${rl} = (${l} >>> ${n}) | (${h} << ${32 - n}), ${rh} = ${arith ? `${h} >> ${n}` : `(${h} >>> ${n}) | 0`};`,
-        );
-      } else if (arith) this.emit(`const ${rl} = ${h} >> ${n - 32}, ${rh} = ${h} >> 31;`);
-      else this.emit(`const ${rl} = (${h} >>> ${n - 32}) | 0, ${rh} = 0;`);
-      this.emit(`const c${k} = ${bit(n - 1)}, o${k} = ${arith ? '0' : `${h} >>> 31`};`);
-    }
+    } else for (const line of shiftImm64Result(i.cc, n, { l, h, rl, rh, ...flags })) this.emit(line);
     this.used.add(d);
     this.written.add(d);
     this.emit(`L${d} = ${rl}; H${d} = ${rh};`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Op } from '../op.js';
 import { type AluStage, aluResult, negResult } from './alu-semantics.js';
-import { shiftImm32Result } from './shift-semantics.js';
+import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
 const HALF = [0, 1, -1, 0x7fffffff, -0x80000000, 0x12345678, -2, 0xff, 0xffff];
 
@@ -78,5 +78,32 @@ describe(shiftImm32Result, () => {
           expect(known[0]).toBe(want);
           expect(known[1]).toBe(cc === 4 ? (u >>> (32 - n)) & 1 : (u >>> (n - 1)) & 1);
         }
+  });
+});
+
+describe(shiftImm64Result, () => {
+  it('should shift 64-bit values as BigInt does (CF the last bit out), for a known and a run-time count', () => {
+    const s = { l: 'l', h: 'h', rl: 'rl', rh: 'rh', cf: 'cf', of: 'of', decl: '' };
+    const body = (lines: string[]) =>
+      new Function(
+        'l',
+        'h',
+        'n',
+        'cc',
+        `let rl = 0, rh = 0, cf = 0, of = 0; ${lines.join('\n')} return [rl, rh, cf, of];`,
+      );
+    const runtime = body(shiftImm64Result('cc', 'n', s));
+    for (const cc of [4, 5, 7])
+      for (let n = 1; n < 64; n++)
+        for (const a of HALF)
+          for (const b of HALF) {
+            const v = BigInt.asUintN(64, big(a, b));
+            const got = body(shiftImm64Result(cc, n, s))(a, b, n, cc);
+            expect(runtime(a, b, n, cc)).toEqual(got);
+            const sv = BigInt.asIntN(64, v);
+            const r = cc === 4 ? v << BigInt(n) : cc === 5 ? v >> BigInt(n) : sv >> BigInt(n);
+            const out = cc === 4 ? (v >> BigInt(64 - n)) & 1n : ((cc === 7 ? sv : v) >> BigInt(n - 1)) & 1n;
+            expect(got.slice(0, 3)).toEqual([...halves(BigInt.asUintN(64, r)), Number(out)]);
+          }
   });
 });

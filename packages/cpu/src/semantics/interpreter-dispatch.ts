@@ -3,7 +3,7 @@ import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
 import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './alu-semantics.js';
 import { accExtend } from './extend-semantics.js';
-import { shiftImm32Result } from './shift-semantics.js';
+import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
 const TABLES: Readonly<Record<string, Readonly<Record<string, number>>>> = { Op, LazyOp, MemoryForm, OperandKind };
 
@@ -114,7 +114,12 @@ function accExtendCases(): string {
 }
 
 function shift32(): string {
-  return indent(shiftImm32Result('i.cc', 'n', { l: 'l', rl: 'rl', cf: 'cf', of: 'of', decl: '' }), '              ');
+  return indent(shiftImm32Result('i.cc', 'n', { l: 'l', rl: 'rl', cf: 'cf', of: 'of', decl: '' }), '                ');
+}
+
+function shift64(): string {
+  const stage = { l: 'l', h: 'h', rl: 'rl', rh: 'rh', cf: 'cf', of: 'of', decl: '' };
+  return indent(shiftImm64Result('i.cc', 'n', stage), '                ');
 }
 
 /**
@@ -488,27 +493,46 @@ ${accExtendCases()}
           break;
         case #Op.Shift:
           if (i.dk === #OperandKind.Reg && i.sk === #OperandKind.Imm && i.cc >= 4) {
-            const n = i.il & 31;
-            if (i.size === 4 && n !== 0) {
-              // shl/shr/sar r32, imm, inline (execShift's 32-bit case; the 64-bit forms are
-              // shiftRegImm's): CF = last bit out, OF as the count-1 formula gives it.
-              const d = i.dr;
-              const l = this.R[d];
-              let rl: number;
-              let cf: number;
-              let of: number;
+            // shl/shr/sar r32/r64, imm (not 0), inline: CF = last bit out, OF as the count-1 formula gives it.
+            const d = i.dr;
+            const l = this.R[d];
+            if (i.size === 4) {
+              const n = i.il & 31;
+              if (n !== 0) {
+                let rl: number;
+                let cf: number;
+                let of: number;
 ${shift32()}
-              this.R[d] = rl;
-              this.H[d] = 0;
-              this.lop = #LazyOp.Result;
-              this.lsz = 4;
-              this.lrl = rl;
-              this.lrh = 0;
-              this.lcf = cf;
-              this.lof = of;
-              break;
+                this.R[d] = rl;
+                this.H[d] = 0;
+                this.lop = #LazyOp.Result;
+                this.lsz = 4;
+                this.lrl = rl;
+                this.lrh = 0;
+                this.lcf = cf;
+                this.lof = of;
+                break;
+              }
+            } else if (i.size === 8) {
+              const n = i.il & 63;
+              if (n !== 0) {
+                const h = this.H[d];
+                let rl: number;
+                let rh: number;
+                let cf: number;
+                let of: number;
+${shift64()}
+                this.R[d] = rl;
+                this.H[d] = rh;
+                this.lop = #LazyOp.Result;
+                this.lsz = 8;
+                this.lrl = rl;
+                this.lrh = rh;
+                this.lcf = cf;
+                this.lof = of;
+                break;
+              }
             }
-            if (shiftRegImm(this, i)) break;
           }
           execShift(this, i);
           seq = false;

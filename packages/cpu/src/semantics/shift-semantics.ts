@@ -53,3 +53,75 @@ export function shiftImm32Result(
     '}',
   ];
 }
+
+/**
+ * shl/shr/sar of the 64-bit value `l`/`h` by a count `n` in 1..63 (known, or the name of a local; at
+ * run time the generator branches on `n < 32`): the result halves, CF (the last bit shifted out) and
+ * OF as the count-1 formula gives it, recorded as LazyOp.Result. `cc` as in {@link shiftImm32Result}.
+ * @see Intel SDM Vol. 2B (SAL/SAR/SHL/SHR)
+ */
+export function shiftImm64Result(
+  cc: number | string,
+  n: number | string,
+  s: {
+    readonly l: string;
+    readonly h: string;
+    readonly rl: string;
+    readonly rh: string;
+    readonly cf: string;
+    readonly of: string;
+    readonly decl: string;
+  },
+): string[] {
+  const { l, h, rl, rh, cf, of, decl } = s;
+  const known = typeof n === 'number';
+  /** Bit `64 - n` (shl's last bit out) for n in 32..63: bit 32 is the high half's bit 0. */
+  const topBit = known
+    ? n === 32
+      ? `(${h} & 1)`
+      : `((${l} >>> ${64 - n}) & 1)`
+    : `((${n} === 32 ? ${h} : ${l} >>> (64 - ${n})) & 1)`;
+  /** Bit `n - 1` (shr/sar's last bit out) for n in 32..63: bit 31 is the low half's top bit. */
+  const lowBit = known
+    ? n === 32
+      ? `(${l} >>> 31)`
+      : `((${h} >>> ${n - 33}) & 1)`
+    : `((${n} === 32 ? ${l} >>> 31 : ${h} >>> (${n} - 33)) & 1)`;
+  const form = (kind: number, wide: boolean): string[] => {
+    const out: string[] = [];
+    if (kind === SHIFT_SHL) {
+      if (!wide) {
+        out.push(`${decl}${rl} = ${l} << ${n};`, `${decl}${rh} = (${h} << ${n}) | (${l} >>> ${minus(32, n)});`);
+        out.push(`${decl}${cf} = (${h} >>> ${minus(32, n)}) & 1;`);
+      } else out.push(`${decl}${rl} = 0;`, `${decl}${rh} = ${l} << ${minusFrom(n, 32)};`, `${decl}${cf} = ${topBit};`);
+      out.push(`${decl}${of} = (${rh} >>> 31) ^ ${cf};`);
+      return out;
+    }
+    const arith = kind === SHIFT_SAR;
+    if (!wide) {
+      out.push(`${decl}${rl} = (${l} >>> ${n}) | (${h} << ${minus(32, n)});`);
+      out.push(`${decl}${rh} = ${arith ? `${h} >> ${n}` : `(${h} >>> ${n}) | 0`};`);
+      out.push(`${decl}${cf} = (${l} >>> ${minusFrom(n, 1)}) & 1;`);
+    } else {
+      out.push(`${decl}${rl} = ${arith ? `${h} >> ${minusFrom(n, 32)}` : `(${h} >>> ${minusFrom(n, 32)}) | 0`};`);
+      out.push(`${decl}${rh} = ${arith ? `${h} >> 31` : '0'};`, `${decl}${cf} = ${lowBit};`);
+    }
+    out.push(`${decl}${of} = ${arith ? '0' : `${h} >>> 31`};`);
+    return out;
+  };
+  const body = (lines: string[]) => lines.map((x) => `  ${x}`);
+  const sized = (kind: number): string[] => {
+    if (typeof n === 'number') return form(kind, n >= 32);
+    return [`if (${n} < 32) {`, ...body(form(kind, false)), '} else {', ...body(form(kind, true)), '}'];
+  };
+  if (typeof cc === 'number') return sized(cc);
+  return [
+    `if (${cc} === ${SHIFT_SHL}) {`,
+    ...body(sized(SHIFT_SHL)),
+    `} else if (${cc} === ${SHIFT_SHR}) {`,
+    ...body(sized(SHIFT_SHR)),
+    '} else {',
+    ...body(sized(SHIFT_SAR)),
+    '}',
+  ];
+}
