@@ -87,9 +87,5 @@ const INLINE_OPS: ReadonlySet<number> = new Set([
  * this table) ends the block before it, and the interpreter runs it.
  */
 export function isCompilable(i: Insn): boolean {
-  const op = i.op;
-  // shl/shr/sar r, imm at 32/64 bits have an interpreter fast path of their own; /6 (sal) there
-  // differs from execShift's, so that one form stays with the interpreter.
-  if (op === Op.Shift && i.cc === 6) return false;
-  return INLINE_OPS.has(op) || HELPER_OPS.has(op);
+  return INLINE_OPS.has(i.op) || HELPER_OPS.has(i.op);
 }
