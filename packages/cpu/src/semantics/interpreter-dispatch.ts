@@ -5,6 +5,9 @@ import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './
 import { accExtend } from './extend-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
+/** Indents of a case body's statements in the generated switch, and of those one block deeper. */
+const CASE_BODY = ' '.repeat(12);
+const NESTED_BODY = ' '.repeat(16);
 const TABLES: Readonly<Record<string, Readonly<Record<string, number>>>> = { Op, LazyOp, MemoryForm, OperandKind };
 
 /** `#Op.AluReg` → `91 /* Op.AluReg *\/`: a literal V8 builds a jump table from, and the name it stands for. */
@@ -21,6 +24,41 @@ function lazyName(kind: number): string {
   const name = Object.keys(LazyOp).find((n) => LazyOp[n as keyof typeof LazyOp] === kind);
   if (name === undefined) throw new Error(`int3 semantics: no lazy op ${kind}`);
   return name;
+}
+
+/** What a case stores of the lazy-flag record (CpuState's `l*` fields); a field left out is not written. */
+interface LazyRecord {
+  /** The LazyOp kind's name, when the case sets it here. */
+  readonly op?: keyof typeof LazyOp;
+  readonly size: string;
+  readonly dl?: string;
+  readonly dh?: string;
+  readonly sl?: string;
+  readonly sh?: string;
+  readonly rl: string;
+  readonly rh: string;
+  readonly cf: string;
+  readonly of?: string;
+}
+
+/** The statements storing `r`, one per line at `pad`, in the order CpuState declares the fields. */
+function lazyRecord(pad: string, r: LazyRecord): string {
+  const fields: [string, string | undefined][] = [
+    ['lop', r.op === undefined ? undefined : `#LazyOp.${r.op}`],
+    ['lsz', r.size],
+    ['ldl', r.dl],
+    ['ldh', r.dh],
+    ['lsl', r.sl],
+    ['lsh', r.sh],
+    ['lrl', r.rl],
+    ['lrh', r.rh],
+    ['lcf', r.cf],
+    ['lof', r.of],
+  ];
+  return indent(
+    fields.filter(([, v]) => v !== undefined).map(([f, v]) => `this.${f} = ${v};`),
+    pad,
+  );
 }
 
 function indent(lines: string[], pad: string): string {
@@ -191,14 +229,7 @@ ${aluCases()}
               R[d] = rl;
               H[d] = rh;
             }
-            this.lsz = i.size;
-            this.ldl = dl;
-            this.ldh = dh;
-            this.lsl = sl;
-            this.lsh = sh;
-            this.lrl = rl;
-            this.lrh = rh;
-            this.lcf = 0;
+${lazyRecord(CASE_BODY, { size: 'i.size', dl: 'dl', dh: 'dh', sl: 'sl', sh: 'sh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
           execAluReg(this, i);
@@ -391,15 +422,7 @@ ${cmpNarrow()}
 ${neg()}
             R[d] = rl;
             H[d] = rh;
-            this.lop = #LazyOp.Sub;
-            this.lsz = i.size;
-            this.ldl = 0;
-            this.ldh = 0;
-            this.lsl = dl;
-            this.lsh = dh;
-            this.lrl = rl;
-            this.lrh = rh;
-            this.lcf = 0;
+${lazyRecord(CASE_BODY, { op: 'Sub', size: 'i.size', dl: '0', dh: '0', sl: 'dl', sh: 'dh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
           execUnary(this, i);
@@ -505,12 +528,7 @@ ${accExtendCases()}
 ${shift32()}
                 this.R[d] = rl;
                 this.H[d] = 0;
-                this.lop = #LazyOp.Result;
-                this.lsz = 4;
-                this.lrl = rl;
-                this.lrh = 0;
-                this.lcf = cf;
-                this.lof = of;
+${lazyRecord(NESTED_BODY, { op: 'Result', size: '4', rl: 'rl', rh: '0', cf: 'cf', of: 'of' })}
                 break;
               }
             } else if (i.size === 8) {
@@ -524,12 +542,7 @@ ${shift32()}
 ${shift64()}
                 this.R[d] = rl;
                 this.H[d] = rh;
-                this.lop = #LazyOp.Result;
-                this.lsz = 8;
-                this.lrl = rl;
-                this.lrh = rh;
-                this.lcf = cf;
-                this.lof = of;
+${lazyRecord(NESTED_BODY, { op: 'Result', size: '8', rl: 'rl', rh: 'rh', cf: 'cf', of: 'of' })}
                 break;
               }
             }
@@ -550,15 +563,7 @@ ${shift64()}
 ${imul()}
             R[i.dr] = rl;
             H[i.dr] = rh;
-            this.lop = #LazyOp.Imul;
-            this.lsz = i.size;
-            this.ldl = al;
-            this.ldh = ah;
-            this.lsl = bl;
-            this.lsh = bh;
-            this.lrl = rl;
-            this.lrh = rh;
-            this.lcf = 0;
+${lazyRecord(CASE_BODY, { op: 'Imul', size: 'i.size', dl: 'al', dh: 'ah', sl: 'bl', sh: 'bh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
           exit = execRare(this, i);
