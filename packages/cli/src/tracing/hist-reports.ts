@@ -1,4 +1,5 @@
 import type { TracedSession } from './traced-session.js';
+import { definedEvents } from './tracefs-files.js';
 
 /**
  * The `hist` files of the events that have hist triggers, for printing after the trace: one event's
@@ -8,7 +9,7 @@ import type { TracedSession } from './traced-session.js';
  * @see kernel/trace/trace_events_hist.c hist_show()
  */
 export function histReports(t: TracedSession): string {
-  const files = t.fs.kprobeEvents.events
+  const files = definedEvents(t.fs)
     .map((e) => `events/${e.group}/${e.name}/hist`)
     .map((path) => ({ path, text: t.fs.read(path) }))
     .filter((f) => f.text !== '');

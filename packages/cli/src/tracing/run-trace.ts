@@ -5,6 +5,7 @@ import { exitStatusOf } from '../runtime/interrupt.js';
 import type { SlicedOutcome } from './run-workloads-sliced.js';
 import type { TracePlan } from './trace-plan.js';
 import { applyTracefsWrite, type TracedSession } from './traced-session.js';
+import { definedEvents } from './tracefs-files.js';
 import { unknownSymbolHint } from './unknown-symbol-hint.js';
 import { workloadFailures } from './workload-failures.js';
 
@@ -124,7 +125,7 @@ export function strerror(error: TraceFsError): string {
 
 /** The group of a bare event name; a name two groups define is ambiguous (a usage error naming both). */
 function groupOf(t: TracedSession, event: string, command: string, option: string): string {
-  const found = t.fs.kprobeEvents.events.filter((e) => e.name === event);
+  const found = definedEvents(t.fs).filter((e) => e.name === event);
   if (found.length === 0) throw new CliError('usage', `${option} names event '${event}', which no -e defines`, command);
   if (found.length > 1) {
     const candidates = found.map((e) => `${e.group}/${e.name}`).join(', ');

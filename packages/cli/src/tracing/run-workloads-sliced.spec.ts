@@ -2,7 +2,7 @@ import { stateHash } from '@int3/kernel';
 import { describe, expect, it } from 'vitest';
 import { Interrupt } from '../runtime/interrupt.js';
 import { defineEvents } from './run-trace.js';
-import { runWorkloadsSliced } from './run-workloads-sliced.js';
+import { progressLine, runWorkloadsSliced } from './run-workloads-sliced.js';
 import { createTracedSession, readKernelImage } from './traced-session.js';
 
 const WORKLOADS = [
@@ -37,5 +37,24 @@ describe(runWorkloadsSliced, () => {
     const outcome = await runWorkloadsSliced(t, WORKLOADS, { interrupt, sliceNs: 250_000 });
     expect(outcome).toEqual({ reason: 'interrupted', at: t.session.machine.clock(0), signal: 'SIGINT' });
     expect(t.session.log().filter((e) => e.type === 'input:run')).toHaveLength(1);
+  });
+
+  it("should count the probe's hits on the progress line though each slice's records were read away", async () => {
+    const t = traced();
+    let lines = 0;
+    const drain = () => {
+      lines += t.fs
+        .read('trace_pipe')
+        .split('\n')
+        .filter((l) => l !== '').length;
+    };
+    const outcome = await runWorkloadsSliced(t, WORKLOADS, {
+      interrupt: new Interrupt(),
+      sliceNs: 250_000,
+      onSlice: drain,
+    });
+    expect(outcome.reason).toBe('done');
+    expect(lines).toBeGreaterThan(0);
+    expect(progressLine(t)).toMatch(new RegExp(` ${lines} hits$`));
   });
 });

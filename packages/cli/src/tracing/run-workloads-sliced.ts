@@ -2,6 +2,7 @@ import { formatTimestamp, type RunOutcome } from '@int3/kernel';
 import type { Interrupt, StopSignal } from '../runtime/interrupt.js';
 import type { Terminal } from '../runtime/terminal.js';
 import type { TracedSession } from './traced-session.js';
+import { probeHits } from './tracefs-files.js';
 
 /** Virtual time one slice of a long run covers: 5 ms (about 0.1 s of host time). */
 export const SLICE_NS = 5_000_000;
@@ -70,5 +71,5 @@ export function progressLine(t: TracedSession): string {
   const m = t.session.machine;
   let insns = 0;
   for (const cpu of m.cpus) insns += cpu.retired;
-  return `${(insns / 1e6).toFixed(1)} M insns  ${formatTimestamp(m.clock(0)).trim()} s virtual  ${t.fs.buffer.entriesWritten} hits`;
+  return `${(insns / 1e6).toFixed(1)} M insns  ${formatTimestamp(m.clock(0)).trim()} s virtual  ${probeHits(t.fs)} hits`;
 }

@@ -4,6 +4,7 @@ import { colorizeTrace } from './colorize-trace.js';
 import type { TraceFormat } from './trace-plan.js';
 import type { TraceSink } from './trace-sink.js';
 import type { TracedSession } from './traced-session.js';
+import { bufferSizeKb, ringCpus, ringStats } from './tracefs-files.js';
 
 /** A trace written while the run goes: {@link drain} after each slice, {@link finish} at the end. */
 export interface TraceOutput {
@@ -71,13 +72,12 @@ export function createTraceOutput(
  * larger than the whole buffer (which, as in the kernel, only `per_cpu/cpuN/stats` shows).
  */
 export function lostEventsSummary(t: TracedSession, advice: string): string | undefined {
-  const buf = t.fs.buffer;
   const parts: string[] = [];
-  for (let cpu = 0; cpu < buf.nrCpus; cpu++) {
-    const stats = buf.cpu(cpu).stats();
+  for (const cpu of ringCpus(t.fs)) {
+    const stats = ringStats(t.fs, cpu);
     const n = stats.overrun + stats.droppedEvents;
     if (n > 0) parts.push(parts.length === 0 ? `${n} events on CPU ${cpu}` : `${n} on CPU ${cpu}`);
   }
   if (parts.length === 0) return undefined;
-  return `lost ${parts.join(', ')}; ${advice} (now ${buf.bufferSizeKb} KiB per CPU)`;
+  return `lost ${parts.join(', ')}; ${advice} (now ${bufferSizeKb(t.fs)} KiB per CPU)`;
 }

@@ -18,6 +18,7 @@ import { TraceFs } from '@int3/tracer-plugins';
 import { loadImage } from '../call/load-image.js';
 import { CliError } from '../cli-error.js';
 import { GDB_INPUT_SCHEMAS, GDB_RUN, GDB_WRITE, gdbRunHandler, gdbWriteHandler } from '../gdb/live/gdb-inputs.js';
+import { definedEvents } from './tracefs-files.js';
 import { TRACER_START, TRACER_START_SCHEMA, TRACERS_STOP } from './tracer-inputs.js';
 
 /** The session input that replays a tracefs write: `echo TEXT > PATH` (or `>>` with `append`). */
@@ -232,7 +233,7 @@ function attach(session: Session): TracedSession {
  */
 export function tracerState(fs: TraceFs): string {
   let out = fs.read('kprobe_events');
-  for (const e of fs.kprobeEvents.events) {
+  for (const e of definedEvents(fs)) {
     for (const file of ['enable', 'filter', 'trigger']) {
       const path = `events/${e.group}/${e.name}/${file}`;
       try {

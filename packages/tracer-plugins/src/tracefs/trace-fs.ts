@@ -73,19 +73,19 @@ export interface TraceFsWriteOptions {
  * fs.read('trace');
  */
 export class TraceFs {
-  /** @internal The tracefs model's own parts (the CLI reads them); read the files instead: `fs.read(…)`. */
+  /** @internal The tracefs model's own parts, for this package's tracers; others read the files: `fs.read(…)`. */
   readonly buffer: TraceBuffer;
   readonly errorLog = new ErrorLog();
-  /** @internal The tracefs model's own parts (the CLI reads them); read the files instead: `fs.read(…)`. */
+  /** @internal The tracefs model's own parts, for this package's tracers; others read the files: `fs.read(…)`. */
   readonly kprobeEvents: KprobeEvents;
   /**
    * The `snapshot` buffer that `echo 1 > snapshot` and `snapshot` triggers swap with the main one.
-   * @internal The tracefs model's own parts (the CLI reads them); read the files instead: `fs.read(…)`.
+   * @internal The tracefs model's own parts, for this package's tracers; others read the files: `fs.read(…)`.
    */
   readonly snapshot: SnapshotBuffer;
   /**
    * What the tracefs, and through its `TracerHost` every tracer, sees of the machine.
-   * @internal The tracefs model's own parts (the CLI reads them); read the files instead: `fs.read(…)`.
+   * @internal The tracefs model's own parts, for this package's tracers; others read the files: `fs.read(…)`.
    */
   readonly view: MachineView;
   readonly #formatter: TraceFormatter;
