@@ -18,6 +18,12 @@ export type { MemoryWatch, PortIo };
  */
 export type GateHook = { hook(cpu: Cpu, gate: Insn): boolean }['hook'];
 
+/**
+ * What the run loop calls at a #BP or single-step #DB (see {@link Cpu.trapHook}): true when the host
+ * handled the trap in place. `vector` is `ExceptionVector.Breakpoint` or `ExceptionVector.Debug`.
+ */
+export type TrapHook = { hook(cpu: Cpu, vector: number): boolean }['hook'];
+
 /** What the block compiler of a CPU shows: where its time goes. */
 export interface CompilerView {
   readonly threshold: number;
@@ -120,6 +126,16 @@ export interface Cpu {
    * binding in. It may run guest code on this CPU (a nested run).
    */
   gateHook: GateHook | null;
+  /**
+   * Consulted when the run loop would return a #BP (`int3`, `int 3`) or the #DB of a single-step
+   * (TF), after the trap was published on {@link traps$}: true when the host handled it in place (a
+   * kprobe's int3 and its single-step: it may have moved rip and changed registers), and the run
+   * goes on as if the host had called run() again (the same budget end, a default hard cap renewed,
+   * an explicit one kept, pending interrupts looked at first); false, or no hook, and the run
+   * returns the exception as usual (not published again). Other exceptions, and `int n` for other
+   * vectors, always return. It may run guest code on this CPU (a nested run).
+   */
+  trapHook: TrapHook | null;
   /** A debugger's memory watch, or null (the default, which costs nothing). */
   memoryWatch: MemoryWatch | null;
   /**

@@ -66,7 +66,19 @@ const FIELDS = {
   ],
   /** What the host wires in, and the CPU's identity and outputs. */
   // A debugger's stops and watches stay across a restore: going back in time keeps the breakpoints.
-  wiring: ['memoryWatch', 'debugStops', 'io', 'id', 'cpuId', 'trapSubject', 'traps$', 'gateHook', 'gateExit', 'jit'],
+  wiring: [
+    'memoryWatch',
+    'debugStops',
+    'io',
+    'id',
+    'cpuId',
+    'trapSubject',
+    'traps$',
+    'gateHook',
+    'trapHook',
+    'gateExit',
+    'jit',
+  ],
 } as const;
 
 /** sti; nop; nop; hlt at 0x400000. */

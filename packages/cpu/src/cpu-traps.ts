@@ -38,28 +38,47 @@ export class CpuTraps extends CpuFetch {
     cr2: bigint | undefined,
     singleStep: boolean,
   ): RunResult {
-    const insn = this.udInsn;
-    this.udInsn = null;
-    const rip = this.rip;
-    const result: RunResult = { reason: 'exception', vector, rip };
+    this.publishTrap(vector, errorCode, cr2);
+    return this.exceptionResult(vector, errorCode, cr2, singleStep);
+  }
+
+  /**
+   * The RunResult of an exception at RIP, already published ({@link publishTrap}): what a trap the
+   * host did not resume in place (`Cpu.trapHook`) returns.
+   */
+  protected exceptionResult(
+    vector: number,
+    errorCode: number | undefined,
+    cr2: bigint | undefined,
+    singleStep: boolean,
+  ): RunResult {
+    const result: RunResult = { reason: 'exception', vector, rip: this.rip };
     if (errorCode !== undefined) result.errorCode = errorCode;
     if (cr2 !== undefined) result.cr2 = cr2;
     if (singleStep) result.singleStep = true;
-    if (this.trapSubject.observed) {
-      const ud = vector === ExceptionVector.InvalidOpcode && insn !== null && insn.op === 0 /* Op.Ud */;
-      const event: TrapEvent = {
-        type: 'trap:raised',
-        cpu: this.id,
-        vector,
-        name: exceptionName(vector),
-        rip,
-        ...(errorCode !== undefined ? { errorCode } : {}),
-        ...(cr2 !== undefined ? { cr2 } : {}),
-        ...(ud ? { bytes: insn.bytes, mnemonic: insn.mnemonic } : {}),
-        retired: this.retiredCount,
-      };
-      this.trapSubject.next(Object.freeze(event));
-    }
     return result;
+  }
+
+  /**
+   * Publishes an exception at RIP on `traps$` as a frozen `trap:raised` event, when someone listens
+   * (nothing is built otherwise), and forgets the instruction of a #UD.
+   */
+  protected publishTrap(vector: number, errorCode: number | undefined, cr2: bigint | undefined): void {
+    const insn = this.udInsn;
+    this.udInsn = null;
+    if (!this.trapSubject.observed) return;
+    const ud = vector === ExceptionVector.InvalidOpcode && insn !== null && insn.op === 0 /* Op.Ud */;
+    const event: TrapEvent = {
+      type: 'trap:raised',
+      cpu: this.id,
+      vector,
+      name: exceptionName(vector),
+      rip: this.rip,
+      ...(errorCode !== undefined ? { errorCode } : {}),
+      ...(cr2 !== undefined ? { cr2 } : {}),
+      ...(ud ? { bytes: insn.bytes, mnemonic: insn.mnemonic } : {}),
+      retired: this.retiredCount,
+    };
+    this.trapSubject.next(Object.freeze(event));
   }
 }

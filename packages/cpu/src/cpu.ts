@@ -57,6 +57,14 @@ export class Cpu extends CpuTraps {
    */
   gateHook: ((cpu: Cpu, gate: Insn) => boolean) | null = null;
   /**
+   * Consulted when the run loop would return a #BP (`int3`, `int 3`) or a single-step #DB: true when
+   * the host handled the trap in place (it may have moved rip), and the run goes on as if run() had
+   * been called again (see {@link resumeAfterTrap}); false, or no hook, and the run returns the
+   * exception as usual. Either way the trap was published on `traps$` first, once. The hook may run
+   * guest code on this CPU (a nested run).
+   */
+  trapHook: ((cpu: Cpu, vector: number) => boolean) | null = null;
+  /**
    * What every gate exit returns: one frozen object per CPU, so the gate path allocates nothing. Its
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).
    */
@@ -94,23 +102,26 @@ export class Cpu extends CpuTraps {
    * bounds all executed instructions.
    * @see Intel SDM Vol. 3A §6.9 (priority among simultaneous exceptions and interrupts)
    */
-  run(budget: number, hardCap = budget * 16 + 1e6): RunResult {
+  run(budget: number, hardCap?: number): RunResult {
     if (this.epoch !== mappingEpoch.value) {
       this.flushTlb();
       this.epoch = mappingEpoch.value;
     }
     const virtualEnd = this.virtualCount + budget;
-    const end = this.retiredCount + hardCap;
+    const end = this.retiredCount + (hardCap ?? budget * 16 + 1e6);
     try {
-      return this.loop(virtualEnd, end);
+      return this.loop(virtualEnd, end, hardCap === undefined);
     } catch (e) {
       if (!(e instanceof CpuFault)) throw e;
       return this.fault(e);
     }
   }
 
-  /** The interpreter loop; faults propagate to run() as thrown CpuFaults. */
-  private loop(virtualEnd: number, end: number): RunResult {
+  /**
+   * The interpreter loop; faults propagate to run() as thrown CpuFaults. `renewCap`: the hard cap is
+   * run()'s default, which a trap resumed in place renews as a new run() would.
+   */
+  private loop(virtualEnd: number, end: number, renewCap: boolean): RunResult {
     let left = 0;
     // A two-page fetch cache in locals: the decode cache of the page RIP was last fetched from, and
     // of the page before it (so code calling or jumping between two pages, such as a probed function
@@ -782,12 +793,43 @@ export class Cpu extends CpuTraps {
       this.virtualCount += insn.cost & this.costMask;
       if (exit !== 0) {
         if (exit === 1) return { reason: 'hlt', rip: this.rip };
-        return this.exception(this.trapVector, undefined, undefined, false);
-      }
-      if (tf !== 0 && (insn.op !== 75 /* Op.Syscall */ || this.flags & 0x100)) {
-        return this.exception(ExceptionVector.Debug, undefined, undefined, true);
-      }
+        const vector = this.trapVector;
+        if (vector !== ExceptionVector.Breakpoint || this.trapHook === null) {
+          return this.exception(vector, undefined, undefined, false);
+        }
+        if (!this.resumeAfterTrap(vector)) return this.exceptionResult(vector, undefined, undefined, false);
+      } else if (tf !== 0 && (insn.op !== 75 /* Op.Syscall */ || this.flags & 0x100)) {
+        if (this.trapHook === null) return this.exception(ExceptionVector.Debug, undefined, undefined, true);
+        if (!this.resumeAfterTrap(ExceptionVector.Debug)) {
+          return this.exceptionResult(ExceptionVector.Debug, undefined, undefined, true);
+        }
+      } else continue;
+      // A trap the host took in place: the loop starts over as the host's next run() would, with the
+      // same budget end (and a default hard cap renewed as that run() would compute it).
+      if (renewCap) end = this.retiredCount + (virtualEnd - this.virtualCount) * 16 + 1e6;
+      codeLo = 1;
+      prevLo = 1;
+      left = 0;
+      head = true;
     }
+  }
+
+  /**
+   * A #BP or single-step #DB at RIP: published on `traps$`, then offered to {@link trapHook}. True when
+   * the host handled it in place; then the state is made what a new run() starts from (the mappings
+   * caught up, everything that needs attention looked at again, the local fetch cache dropped by the
+   * caller), so the run goes on exactly as the host's next run() would have: same budget end, same
+   * instruction boundary, same interrupt check.
+   */
+  private resumeAfterTrap(vector: number): boolean {
+    this.publishTrap(vector, undefined, undefined);
+    if (!(this.trapHook as (cpu: Cpu, vector: number) => boolean)(this, vector)) return false;
+    if (this.epoch !== mappingEpoch.value) {
+      this.flushTlb();
+      this.epoch = mappingEpoch.value;
+    }
+    this.attention = 1;
+    return true;
   }
 
   /** The full register file as plain, deep-copied data. */

@@ -10,7 +10,7 @@ export {
   startGuestCall,
 } from './call/call-guest-function.js';
 export type { CpuOptions } from './cpu.js';
-export { type CompilerView, Cpu, type GateHook, type MemoryWatch, type PortIo } from './cpu-api.js';
+export { type CompilerView, Cpu, type GateHook, type MemoryWatch, type PortIo, type TrapHook } from './cpu-api.js';
 export type { CpuContext } from './cpu-context.js';
 export { hi32, lo32, toBig } from './cpu-core.js';
 export { disassemble } from './disassemble.js';

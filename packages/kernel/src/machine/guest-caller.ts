@@ -6,6 +6,7 @@ import { KernelLayout } from '../mm/kernel-layout.js';
 import { PcpuHot } from '../sched/scheduler.js';
 import type { Task } from '../sched/task.js';
 import { loadTaskRegs, saveTaskRegs } from '../sched/task-regs.js';
+import type { MayResume, TrapRouter } from '../traps/trap-router.js';
 import type { CpuRunner } from './cpu-stepper.js';
 import type { GateDispatcher } from './gate-dispatcher.js';
 import type { HostCalls } from './host-calls.js';
@@ -52,6 +53,8 @@ export interface GuestCallerHost {
   readonly gates: Pick<GateDispatcher, 'call' | 'complete'>;
   /** Routes an exception raised inside the call; false when it oopsed. */
   trapInCall(cpu: number, r: Extract<RunResult, { reason: 'exception' }>): boolean;
+  /** Says that the call runs the CPU, and when a trap may go on in place (see `TrapRouter.runBy`). */
+  readonly traps: Pick<TrapRouter, 'runBy'>;
   readonly panic: Pick<KernelPanic, 'message'>;
   /** Names functions in messages. */
   readonly kallsyms: Pick<Kallsyms, 'format'>;
@@ -77,6 +80,12 @@ export class GuestCaller {
   private asleep = 0;
   /** Per CPU: the stack pointer of a call asleep there, which later calls on the host stack stay below. */
   private readonly sleepingSp: (bigint | undefined)[];
+  /**
+   * Whether a trap the die chain stopped inside a call may go on in place: unless the kernel
+   * panicked, all the call's loop would do is run the CPU again (its instruction limit is the run's
+   * hard cap, which stays).
+   */
+  private readonly mayResume: MayResume = () => !this.host.panic.message;
 
   constructor(
     private readonly host: GuestCallerHost,
@@ -123,6 +132,7 @@ export class GuestCaller {
     const expectedSp = sp + 8n;
     let start = c.retired;
     this.depth++;
+    const previousRunner = m.traps.runBy(cpu, this.mayResume);
     try {
       for (;;) {
         if (c.retired - start > this.limit) {
@@ -195,6 +205,7 @@ export class GuestCaller {
         }
       }
     } finally {
+      m.traps.runBy(cpu, previousRunner);
       this.depth--;
       loadTaskRegs(c, saved);
       m.space.writeU64(pcpu + BigInt(PcpuHot.currentTask), savedCurrent);

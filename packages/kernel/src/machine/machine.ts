@@ -218,6 +218,7 @@ export class Machine {
         hostCalls,
         gates,
         trapInCall: (cpu, r) => traps.handle(cpu, r, true),
+        traps,
         panic,
         kallsyms,
         runUntil: (cpu, untilNs) => this.loop.runUntilClock(cpu, untilNs),

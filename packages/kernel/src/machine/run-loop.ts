@@ -1,7 +1,8 @@
 import { type Cpu, ExceptionVector } from '@int3/cpu';
 import type { Scheduler } from '../sched/scheduler.js';
+import type { Task } from '../sched/task.js';
 import { NS_PER_INSTRUCTION, TICK_NS } from '../time/virtual-time.js';
-import type { TrapRouter } from '../traps/trap-router.js';
+import type { MayResume, TrapRouter } from '../traps/trap-router.js';
 import type { CpuClocks } from './cpu-clocks.js';
 import type { CpuRunner } from './cpu-stepper.js';
 import type { GateDispatcher } from './gate-dispatcher.js';
@@ -65,7 +66,7 @@ export interface RunLoopHost {
     | 'blockedForever'
   >;
   readonly gates: Pick<GateDispatcher, 'handle'>;
-  readonly traps: Pick<TrapRouter, 'handle' | 'oops'>;
+  readonly traps: Pick<TrapRouter, 'handle' | 'oops' | 'runBy'>;
   readonly panic: Pick<KernelPanic, 'message'>;
 }
 
@@ -89,12 +90,32 @@ export class RunLoop {
   private readonly boundaryHooks: (() => void)[] = [];
   /** For each boundary hook: true when it has nothing to do while every CPU idles (absent: never). */
   private readonly hookIdle = new Map<() => void, () => boolean>();
+  /** Per CPU: the task and the idle offset its current CPU run started with (see {@link mayResume}). */
+  private readonly runTask: (Task | undefined)[];
+  private readonly runOffset: number[];
+  /**
+   * Whether a trap the die chain stopped during a slice's CPU run may go on in place (see
+   * `TrapRouter.runBy`): when all {@link runSlice} would do before running the CPU again is nothing —
+   * no panic, the same task and idle offset (so the same budget end), no sleeper due (so
+   * `wakeSleepers` would wake none). Slices run under `stopAfter` never resume in place: it is asked
+   * after every CPU run, as before.
+   */
+  private readonly mayResume: MayResume = (cpu) => {
+    const m = this.m;
+    if (m.panic.message || m.sched.current[cpu] !== this.runTask[cpu] || this.offsetNs[cpu] !== this.runOffset[cpu]) {
+      return false;
+    }
+    const wake = m.sched.nextWakeup();
+    return wake === undefined || wake > m.clocks.clock(cpu);
+  };
 
   constructor(private readonly m: RunLoopHost) {
     const n = m.cpus.length;
     this.offsetNs = m.clocks.offsetNs;
     this.nextTick = new Array(n).fill(TICK_NS);
     this.sliceEnd = new Array(n).fill(-1);
+    this.runTask = new Array(n).fill(undefined);
+    this.runOffset = new Array(n).fill(0);
   }
 
   /** Runs round after round until `until()` holds, nothing is left to run, the deadline passes, or a panic. */
@@ -252,6 +273,24 @@ export class RunLoop {
     const resumed = this.sliceEnd[cpu];
     const end = resumed >= 0 ? resumed : m.clocks.clock(cpu) + m.quantum * NS_PER_INSTRUCTION;
     this.sliceEnd[cpu] = -1;
+    const previous = m.traps.runBy(cpu, stopAfter === undefined ? this.mayResume : null);
+    try {
+      if (this.runSliceRuns(cpu, end, stopAfter)) return true;
+    } finally {
+      m.traps.runBy(cpu, previous);
+    }
+    // The timer tick: time slices end at a tick; the switch waits until the task is in user mode.
+    if (m.clocks.clock(cpu) >= this.nextTick[cpu]) {
+      this.catchUpTick(cpu);
+      if (m.sched.runQueues.length(cpu) > 0) m.sched.needResched[cpu] = true;
+    }
+    if (m.sched.needResched[cpu] && m.sched.current[cpu] && c.cpl === 3) m.sched.switchOut(cpu);
+    return false;
+  }
+
+  /** The CPU runs of a slice up to `end` (virtual ns); true when `stopAfter` stopped it. */
+  private runSliceRuns(cpu: number, end: number, stopAfter: (() => boolean) | undefined): boolean {
+    const m = this.m;
     for (;;) {
       m.sched.wakeSleepers(cpu, m.clocks.clock(cpu));
       const now = m.clocks.clock(cpu);
@@ -261,6 +300,8 @@ export class RunLoop {
         this.offsetNs[cpu] += end - now;
         break;
       }
+      this.runTask[cpu] = task;
+      this.runOffset[cpu] = this.offsetNs[cpu];
       const r = m.runner.run(cpu, Math.ceil((end - now) / NS_PER_INSTRUCTION));
       switch (r.reason) {
         case 'budget':
@@ -285,12 +326,6 @@ export class RunLoop {
         return true;
       }
     }
-    // The timer tick: time slices end at a tick; the switch waits until the task is in user mode.
-    if (m.clocks.clock(cpu) >= this.nextTick[cpu]) {
-      this.catchUpTick(cpu);
-      if (m.sched.runQueues.length(cpu) > 0) m.sched.needResched[cpu] = true;
-    }
-    if (m.sched.needResched[cpu] && m.sched.current[cpu] && c.cpl === 3) m.sched.switchOut(cpu);
     return false;
   }
 

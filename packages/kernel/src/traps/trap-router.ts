@@ -14,14 +14,27 @@ type ExceptionResult = Extract<RunResult, { reason: 'exception' }>;
 /** Signal numbers the kernel sends for faults. */
 export const Signal = { SIGILL: 4, SIGTRAP: 5, SIGFPE: 8, SIGKILL: 9, SIGSEGV: 11 } as const;
 
-const DIE_FOR_VECTOR: Record<number, [DieValue, string]> = {
-  [ExceptionVector.DivideError]: [DieVal.TRAP, 'divide error'],
-  [ExceptionVector.Debug]: [DieVal.DEBUG, 'debug'],
-  [ExceptionVector.Breakpoint]: [DieVal.INT3, 'int3'],
-  [ExceptionVector.InvalidOpcode]: [DieVal.TRAP, 'invalid opcode'],
-  [ExceptionVector.GeneralProtection]: [DieVal.GPF, 'general protection fault'],
-  [ExceptionVector.PageFault]: [DieVal.PAGE_FAULT, 'page fault'],
+/** How a trap is announced to the die chain: `notify_die(val, str, …)`. */
+interface DieFor {
+  readonly val: DieValue;
+  readonly str: string;
+}
+
+const DIE_FOR_VECTOR: Readonly<Record<number, DieFor>> = {
+  [ExceptionVector.DivideError]: { val: DieVal.TRAP, str: 'divide error' },
+  [ExceptionVector.Debug]: { val: DieVal.DEBUG, str: 'debug' },
+  [ExceptionVector.Breakpoint]: { val: DieVal.INT3, str: 'int3' },
+  [ExceptionVector.InvalidOpcode]: { val: DieVal.TRAP, str: 'invalid opcode' },
+  [ExceptionVector.GeneralProtection]: { val: DieVal.GPF, str: 'general protection fault' },
+  [ExceptionVector.PageFault]: { val: DieVal.PAGE_FAULT, str: 'page fault' },
 };
+
+/**
+ * Whoever runs a CPU says, while it does, whether a trap the die chain stopped may go on inside the
+ * CPU's run loop: true when all it would do before running the CPU again is nothing (see
+ * {@link TrapRouter.runBy}).
+ */
+export type MayResume = (cpu: number) => boolean;
 
 /** What an oops is about. */
 export interface OopsInfo {
@@ -62,9 +75,74 @@ export interface TrapRouterHost {
 export class TrapRouter {
   private oopsCount = 0;
   private readonly args: DieArgs<PtRegs>[];
+  /** Per CPU: what its runner says of traps resumed in place ({@link runBy}); null: never. */
+  private readonly mayResume: (MayResume | null)[];
+  /**
+   * Per CPU: the retired count at which the trap hook offered a trap to the die chain and then let
+   * the run return it (-1: none), its vector, and whether the chain stopped it: {@link handle}
+   * finishes that trap without notifying twice.
+   */
+  private readonly offeredAt: number[];
+  private readonly offeredVector: number[];
+  private readonly offeredStop: boolean[];
 
   constructor(private readonly host: TrapRouterHost) {
     this.args = host.regs.map((regs, cpu) => ({ val: DieVal.TRAP, regs, str: '', err: 0, trapnr: 0, cpu }));
+    this.mayResume = host.cpus.map(() => null);
+    this.offeredAt = host.cpus.map(() => -1);
+    this.offeredVector = host.cpus.map(() => -1);
+    this.offeredStop = host.cpus.map(() => false);
+    for (const c of host.cpus) c.trapHook = (cpu, vector) => this.trapInPlace(cpu, vector);
+  }
+
+  /**
+   * Says who runs `cpu` until the next call: while `mayResume` is set, a #BP or single-step #DB that
+   * the die chain stops (a kprobe's int3 and its single-step) goes on inside the CPU's run loop when
+   * `mayResume(cpu)` holds after the chain ran, instead of returning to the runner, which would only
+   * have handled it here and run the CPU again. Null: every trap returns. Returns the previous
+   * setting, for the runner to put back when its run returns (runs nest: a probe handler's guest call).
+   */
+  runBy(cpu: number, mayResume: MayResume | null): MayResume | null {
+    const previous = this.mayResume[cpu];
+    this.mayResume[cpu] = mayResume;
+    return previous;
+  }
+
+  /**
+   * The CPUs' trap hook: offers a #BP or single-step #DB to the die chain in place, as {@link handle}
+   * would (the same notifiers, events and order). True (go on in place) when the chain stopped it and
+   * the runner allows; otherwise the run returns the trap, and {@link handle} finishes it from here.
+   */
+  private trapInPlace(c: Cpu, vector: number): boolean {
+    const cpu = c.id;
+    const mayResume = this.mayResume[cpu];
+    if (mayResume === null) {
+      this.offeredAt[cpu] = -1;
+      return false;
+    }
+    const stopped = this.notifyDie(cpu, vector, 0);
+    if (stopped && mayResume(cpu)) return true;
+    this.offeredAt[cpu] = c.retired;
+    this.offeredVector[cpu] = vector;
+    this.offeredStop[cpu] = stopped;
+    return false;
+  }
+
+  /** `notify_die` for an exception of `cpu`, and its `die:notified` event: true when a notifier stopped it. */
+  private notifyDie(cpu: number, vector: number, err: number): boolean {
+    const { cpus, events } = this.host;
+    const die = DIE_FOR_VECTOR[vector];
+    const val = die === undefined ? DieVal.TRAP : die.val;
+    const args = this.args[cpu];
+    args.val = val;
+    args.str = die === undefined ? `trap ${vector}` : die.str;
+    args.err = err;
+    args.trapnr = vector;
+    // The trapping rip, for the die event: read only when someone listens (a BigInt per trap otherwise).
+    const rip = events.diesObserved ? cpus[cpu].rip : 0n;
+    const stopped = this.host.dieChain.notify(args) === NotifyResult.STOP;
+    if (events.diesObserved) events.emitDie(cpu, val, vector, rip, stopped);
+    return stopped;
   }
 
   /** The router's state: how many oopses there were (the next report's `[#n]`). */
@@ -82,20 +160,16 @@ export class TrapRouter {
    * that means: a running task was already sent to `do_exit`; a host-to-guest call must unwind).
    */
   handle(cpu: number, r: ExceptionResult, nested = false): boolean {
-    const { cpus, events } = this.host;
-    const c = cpus[cpu];
+    const c = this.host.cpus[cpu];
     const vector = r.vector;
     const err = r.errorCode ?? 0;
-    const [val, str] = DIE_FOR_VECTOR[vector] ?? [DieVal.TRAP, `trap ${vector}`];
-    const args = this.args[cpu];
-    args.val = val;
-    args.str = str;
-    args.err = err;
-    args.trapnr = vector;
-    // The trapping rip, for the die event: read only when someone listens (a BigInt per trap otherwise).
-    const rip = events.diesObserved ? c.rip : 0n;
-    const stopped = this.host.dieChain.notify(args) === NotifyResult.STOP;
-    if (events.diesObserved) events.emitDie(cpu, val, vector, rip, stopped);
+    // A trap the hook already offered to the chain (nothing ran since: the same retired count) is not
+    // offered again.
+    let stopped: boolean;
+    if (this.offeredAt[cpu] === c.retired && this.offeredVector[cpu] === vector) {
+      this.offeredAt[cpu] = -1;
+      stopped = this.offeredStop[cpu];
+    } else stopped = this.notifyDie(cpu, vector, err);
     if (stopped) return true;
 
     const user = c.cpl === 3;
