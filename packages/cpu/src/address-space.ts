@@ -298,7 +298,7 @@ export class AddressSpace {
    */
   lookupForWrite(lo: number, hi: number): Page | undefined {
     const page = this.lookup(lo, hi);
-    if (page !== undefined) this.noteWrite(BigInt.asUintN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)), page);
+    if (page !== undefined) this.noteWriteTranslation(lo, hi, page);
     return page;
   }
 

@@ -43,7 +43,8 @@ export class KprobeBooster {
    */
   runBoosted(site: ProbeSite, regs: PtRegs): boolean {
     if (!this.canRunBoosted(site)) return false;
-    regs.ip = site.arch.slot;
+    const x = site.arch as X86Site;
+    regs.cpu.setRipHalves(x.slotLo, x.slotHi);
     return true;
   }
 
