@@ -102,6 +102,39 @@ describe('Cpu.trapHook', () => {
     }
   });
 
+  it('should run the code the hook left after the trap: bytes it wrote, a page it mapped anew', () => {
+    // int3; inc rax; hlt — the hook makes the `inc rax` an `inc rcx`, by a write or on a new page,
+    // and may run guest code itself (a nested run: `hlt` on another page) before it returns.
+    for (const how of ['write', 'remap', 'remap, then a nested run'] as const) {
+      const { cpu } = cpuWith([0xcc, 0x48, 0xff, 0xc0, 0xf4], false);
+      const as = cpu.addressSpace;
+      as.map(CODE + 0x10000n, 4096, PageFlags.Present);
+      as.write(CODE + 0x10000n, Uint8Array.from([0xf4]));
+      // Decoded (and cached by the run loop) before the hook changes it.
+      cpu.rip = CODE + 1n;
+      expect(cpu.step()).toMatchObject({ reason: 'budget' });
+      cpu.rip = CODE;
+      cpu.setReg(Reg.RAX, 0n);
+      cpu.trapHook = (c) => {
+        const code = Uint8Array.from([0xcc, 0x48, 0xff, 0xc1, 0xf4]);
+        if (how === 'write') as.write(CODE, code);
+        else {
+          as.unmap(CODE, 4096);
+          as.map(CODE, 4096, PageFlags.Present | PageFlags.Writable);
+          as.write(CODE, code);
+        }
+        if (how === 'remap, then a nested run') {
+          c.rip = CODE + 0x10000n;
+          expect(c.run(10)).toEqual({ reason: 'hlt', rip: CODE + 0x10001n });
+          c.rip = CODE + 1n;
+        }
+        return true;
+      };
+      expect(cpu.run(100)).toEqual({ reason: 'hlt', rip: CODE + 5n });
+      expect([cpu.getReg(Reg.RAX), cpu.getReg(Reg.RCX)]).toEqual([0n, 1n]);
+    }
+  });
+
   it('should keep an explicit hard cap across a trap taken in place, and renew the default one as a re-run would', () => {
     // `l: int3; jmp l`: every trap taken in place; the cap of 11 instructions holds.
     const looping = cpuWith([0xcc, 0xeb, 0xfd], false).cpu;

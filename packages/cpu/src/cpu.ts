@@ -791,45 +791,50 @@ export class Cpu extends CpuTraps {
       } else head = true;
       this.retiredCount++;
       this.virtualCount += insn.cost & this.costMask;
+      let resumed: number;
       if (exit !== 0) {
         if (exit === 1) return { reason: 'hlt', rip: this.rip };
         const vector = this.trapVector;
         if (vector !== ExceptionVector.Breakpoint || this.trapHook === null) {
           return this.exception(vector, undefined, undefined, false);
         }
-        if (!this.resumeAfterTrap(vector)) return this.exceptionResult(vector, undefined, undefined, false);
+        resumed = this.resumeAfterTrap(vector);
+        if (resumed === 0) return this.exceptionResult(vector, undefined, undefined, false);
       } else if (tf !== 0 && (insn.op !== 75 /* Op.Syscall */ || this.flags & 0x100)) {
         if (this.trapHook === null) return this.exception(ExceptionVector.Debug, undefined, undefined, true);
-        if (!this.resumeAfterTrap(ExceptionVector.Debug)) {
-          return this.exceptionResult(ExceptionVector.Debug, undefined, undefined, true);
-        }
+        resumed = this.resumeAfterTrap(ExceptionVector.Debug);
+        if (resumed === 0) return this.exceptionResult(ExceptionVector.Debug, undefined, undefined, true);
       } else continue;
-      // A trap the host took in place: the loop starts over as the host's next run() would, with the
-      // same budget end (and a default hard cap renewed as that run() would compute it).
+      // A trap the host took in place: the loop goes on as the host's next run() would, with the same
+      // budget end (and a default hard cap renewed as that run() would compute it), at a block head.
+      // The local fetch cache stays unless the TLB was flushed: the host's writes to code drop the
+      // decoded instructions from the very arrays it holds.
       if (renewCap) end = this.retiredCount + (virtualEnd - this.virtualCount) * 16 + 1e6;
-      codeLo = 1;
-      prevLo = 1;
+      if (resumed === 2) {
+        codeLo = 1;
+        prevLo = 1;
+      }
       left = 0;
       head = true;
     }
   }
 
   /**
-   * A #BP or single-step #DB at RIP: published on `traps$`, then offered to {@link trapHook}. True when
-   * the host handled it in place; then the state is made what a new run() starts from (the mappings
-   * caught up, everything that needs attention looked at again, the local fetch cache dropped by the
-   * caller), so the run goes on exactly as the host's next run() would have: same budget end, same
-   * instruction boundary, same interrupt check.
+   * A #BP or single-step #DB at RIP: published on `traps$`, then offered to {@link trapHook}. 0 when
+   * the host did not take it; 1 when it handled it in place, 2 when it did and the TLB was flushed
+   * meanwhile (by the host, a nested run, or here: the mappings are caught up as run() does on entry).
+   * What else a new run() looks at first needs no forcing: a pending interrupt keeps `attention`
+   * raised until it is taken, so the loop checks it before the next instruction as the new run() would.
    */
-  private resumeAfterTrap(vector: number): boolean {
+  private resumeAfterTrap(vector: number): number {
+    const flushes = this.tlbFlushes;
     this.publishTrap(vector, undefined, undefined);
-    if (!(this.trapHook as (cpu: Cpu, vector: number) => boolean)(this, vector)) return false;
+    if (!(this.trapHook as (cpu: Cpu, vector: number) => boolean)(this, vector)) return 0;
     if (this.epoch !== mappingEpoch.value) {
       this.flushTlb();
       this.epoch = mappingEpoch.value;
     }
-    this.attention = 1;
-    return true;
+    return this.tlbFlushes === flushes ? 1 : 2;
   }
 
   /** The full register file as plain, deep-copied data. */
