@@ -9,7 +9,9 @@
 // Method: one host-to-guest call of kprobe_target_loop(N), which calls the function N times in the
 // guest (so the host's cost of entering the guest is paid once per round, not per hit); per-hit cost
 // = (probed time - unprobed time) / N, each the median of interleaved rounds on fresh machines. Traps
-// per hit come from a separate, untimed run that counts #BP/#DB traps.
+// per hit come from a separate, untimed run that counts #BP/#DB traps, and the CPU runs they cost
+// (run() returns to the host): a kprobe's traps are handled inside the CPU's run loop (Cpu.trapHook),
+// so a probed call costs no run of its own.
 // Runs on dist/ (the root `npm run bench` builds first). Usage: node bench/kprobes.bench.mjs [calls]
 import { Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { Kprobes } from '../dist/index.js';
@@ -81,26 +83,42 @@ function timeAll() {
   };
 }
 
+/** #BP/#DB traps per call, and CPU runs (calls of run() and step()) per call beyond the call's own. */
 function trapsPerCall(v) {
   const { m, calls } = prepared(v);
   let traps = 0;
+  let runs = 0;
   const sub = m.streams.traps$.subscribe((t) => {
     if (t.vector === 1 || t.vector === 3) traps++;
   });
+  const cpu = m.cpus[0];
+  const run = cpu.run;
+  const step = cpu.step;
+  cpu.run = (...args) => {
+    runs++;
+    return run.apply(cpu, args);
+  };
+  cpu.step = () => {
+    runs++;
+    return step.apply(cpu);
+  };
   calls(1000);
+  cpu.run = run;
+  cpu.step = step;
   sub.unsubscribe();
-  return traps / 1000;
+  return { traps: traps / 1000, runs: (runs - 1) / 1000 };
 }
 
 console.log(
   `@int3/kprobes bench: ${N} calls of ${FN} from ${LOOP} in the guest, ${ROUNDS} interleaved rounds (median and best)`,
 );
-console.log('variant          median ns/call  ns/hit   best ns/call  ns/hit   traps/hit');
+console.log('variant          median ns/call  ns/hit   best ns/call  ns/hit   traps/hit  runs/hit');
 const { median, best } = timeAll();
 for (const [name, v] of Object.entries(run)) {
   const hit = (t) => (name === 'unprobed' ? '' : (t[name] - t.unprobed).toFixed(0));
+  const { traps, runs } = trapsPerCall(v);
   console.log(
-    `${name.padEnd(16)} ${median[name].toFixed(0).padStart(14)}  ${hit(median).padStart(6)}  ${best[name].toFixed(0).padStart(13)}  ${hit(best).padStart(6)}  ${trapsPerCall(v).toFixed(1).padStart(9)}`,
+    `${name.padEnd(16)} ${median[name].toFixed(0).padStart(14)}  ${hit(median).padStart(6)}  ${best[name].toFixed(0).padStart(13)}  ${hit(best).padStart(6)}  ${traps.toFixed(1).padStart(9)}  ${runs.toFixed(1).padStart(8)}`,
   );
 }
 const ratio = (t) => ((t.o - t.unprobed) / (t.k - t.unprobed)).toFixed(2);

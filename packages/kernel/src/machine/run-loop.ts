@@ -275,7 +275,7 @@ export class RunLoop {
     this.sliceEnd[cpu] = -1;
     const previous = m.traps.runBy(cpu, stopAfter === undefined ? this.mayResume : null);
     try {
-      if (this.runSliceRuns(cpu, end, stopAfter)) return true;
+      if (this.runToSliceEnd(cpu, end, stopAfter)) return true;
     } finally {
       m.traps.runBy(cpu, previous);
     }
@@ -289,7 +289,7 @@ export class RunLoop {
   }
 
   /** The CPU runs of a slice up to `end` (virtual ns); true when `stopAfter` stopped it. */
-  private runSliceRuns(cpu: number, end: number, stopAfter: (() => boolean) | undefined): boolean {
+  private runToSliceEnd(cpu: number, end: number, stopAfter: (() => boolean) | undefined): boolean {
     const m = this.m;
     for (;;) {
       m.sched.wakeSleepers(cpu, m.clocks.clock(cpu));
