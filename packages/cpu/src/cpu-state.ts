@@ -18,6 +18,9 @@ export class CpuState {
   ripHi = 0;
   /** RFLAGS; its arithmetic bits are stale while `lop` is not LazyOp.None. */
   flags = 2;
+  /** Second return value of helpers that produce 64 bits (the high half). */
+  vh = 0;
+  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record from src/semantics/cpu-state-source.ts
   lop = 0;
   lsz = 4;
   ldl = 0;
@@ -28,10 +31,8 @@ export class CpuState {
   lrh = 0;
   lcf = 0;
   lof = 0;
-  /** Second return value of helpers that produce 64 bits (the high half). */
-  vh = 0;
 
-  /** Records a flag-writing result. */
+  /** Records a flag-writing result of the add, sub, logic, inc, dec or imul kind (`op`). */
   setLazy(
     op: number,
     size: number,
@@ -63,6 +64,7 @@ export class CpuState {
     this.lcf = cf;
     this.lof = of;
   }
+  // @generated-end
 
   getCF(): number {
     const d = this.ldl >>> 0;

@@ -503,13 +503,14 @@ export class Cpu extends CpuTraps {
             const size = i.size;
             const dl = this.getR(i.dr, size);
             const sl = i.sk === 3 /* OperandKind.Imm */ ? i.il : this.getR(i.sr, size);
+            const rl = (dl - sl) & (size === 1 ? 0xff : 0xffff);
             this.lop = 2 /* LazyOp.Sub */;
             this.lsz = size;
             this.ldl = dl;
             this.ldh = 0;
             this.lsl = sl;
             this.lsh = 0;
-            this.lrl = (dl - sl) & (size === 1 ? 0xff : 0xffff);
+            this.lrl = rl;
             this.lrh = 0;
             this.lcf = 0;
             break;
@@ -773,7 +774,6 @@ export class Cpu extends CpuTraps {
             this.lsh = bh;
             this.lrl = rl;
             this.lrh = rh;
-            this.lcf = 0;
             break;
           }
           exit = execRare(this, i);

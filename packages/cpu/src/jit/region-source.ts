@@ -10,6 +10,7 @@ import {
   negResult,
 } from '../semantics/alu-semantics.js';
 import { accExtend } from '../semantics/extend-semantics.js';
+import { lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
@@ -186,9 +187,7 @@ export class RegionEmitter {
     const load = regs.map((r) => `L${r} = R[${r}], H${r} = H[${r}]`).join(', ');
     const reload = regs.map((r) => `L${r} = R[${r}]; H${r} = H[${r}];`).join(' ');
     const wb = wregs.map((r) => `R[${r}] = L${r}; H[${r}] = H${r};`).join(' ');
-    const flush =
-      'if (fo !== -1) { cpu.lop = fo; cpu.lsz = fz; cpu.ldl = fdl; cpu.ldh = fdh; cpu.lsl = fsl; cpu.lsh = fsh; ' +
-      'cpu.lrl = frl; cpu.lrh = frh; cpu.lcf = fc; cpu.lof = ff; fo = -1; }';
+    const flush = lazyFlush('cpu');
     const joined = body.join('\n').replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
     const { text, names } = hoist(joined);
     const n0 = blocks[0].insns.length;
@@ -197,7 +196,7 @@ export class RegionEmitter {
       'return function region(cpu, rem, B, I) {',
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
       regs.length > 0 ? `let ${load};` : '',
-      'let fo = -1, fz = 0, fdl = 0, fdh = 0, fsl = 0, fsh = 0, frl = 0, frh = 0, fc = 0, ff = 0;',
+      lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
       `let ret = 0, vc = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0, x = -1;`,
       `rem -= ${n0};`,
@@ -470,18 +469,14 @@ export class RegionEmitter {
 
   // --- flags -----------------------------------------------------------------------------------
 
-  /** Records a writer: in the flag locals when its state can be seen, and as the block's writer. */
+  /**
+   * Records a writer: in the flag locals (lazy-record.ts: the fields its kind reads) when its state
+   * can be seen, and as the block's writer.
+   */
   private writeFlags(f: FlagRecord, live: boolean): void {
     this.cur = f;
     if (!live) return;
-    const parts = [`fo = ${f.kind}; fz = ${f.size};`];
-    if (f.kind === LazyOp.Result) parts.push(`frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf}; ff = ${f.of};`);
-    else if (f.kind === LazyOp.Logic) parts.push(`frl = ${f.rl}; frh = ${f.rh};`);
-    else
-      parts.push(
-        `fdl = ${f.dl}; fdh = ${f.dh}; fsl = ${f.sl}; fsh = ${f.sh}; frl = ${f.rl}; frh = ${f.rh}; fc = ${f.cf};`,
-      );
-    this.emit(parts.join(' '));
+    this.emit(lazyStore(f.kind, { ...f, op: `${f.kind}`, size: `${f.size}` }, (x) => x.local).join(' '));
   }
 
   /** Condition `cc` as an expression (specialized after a writer of this block, else CpuState.cond). */

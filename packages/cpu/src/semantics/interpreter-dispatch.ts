@@ -1,68 +1,24 @@
-import { MemoryForm, OperandKind } from '../insn.js';
 import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
 import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './alu-semantics.js';
 import { accExtend } from './extend-semantics.js';
+import { type LazyValues, lazyStore } from './lazy-record.js';
+import { indent, lazyName, numbered } from './numbered.js';
 import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
 /** Indents of a case body's statements in the generated switch, and of those one block deeper. */
 const CASE_BODY = ' '.repeat(12);
 const NESTED_BODY = ' '.repeat(16);
-const TABLES: Readonly<Record<string, Readonly<Record<string, number>>>> = { Op, LazyOp, MemoryForm, OperandKind };
 
-/** `#Op.AluReg` → `91 /* Op.AluReg *\/`: a literal V8 builds a jump table from, and the name it stands for. */
-function numbered(text: string): string {
-  return text.replace(/#(Op|LazyOp|MemoryForm|OperandKind)\.(\w+)/g, (_, table: string, name: string) => {
-    const v = TABLES[table][name];
-    if (v === undefined) throw new Error(`int3 semantics: no ${table}.${name}`);
-    return `${v} /* ${table}.${name} */`;
-  });
-}
-
-/** The name of a lazy-flag kind, for `#LazyOp.…`. */
-function lazyName(kind: number): string {
-  const name = Object.keys(LazyOp).find((n) => LazyOp[n as keyof typeof LazyOp] === kind);
-  if (name === undefined) throw new Error(`int3 semantics: no lazy op ${kind}`);
-  return name;
-}
-
-/** What a case stores of the lazy-flag record (CpuState's `l*` fields); a field left out is not written. */
-interface LazyRecord {
-  /** The LazyOp kind's name, when the case sets it here. */
-  readonly op?: keyof typeof LazyOp;
-  readonly size: string;
-  readonly dl?: string;
-  readonly dh?: string;
-  readonly sl?: string;
-  readonly sh?: string;
-  readonly rl: string;
-  readonly rh: string;
-  readonly cf: string;
-  readonly of?: string;
-}
-
-/** The statements storing `r`, one per line at `pad`, in the order CpuState declares the fields. */
-function lazyRecord(pad: string, r: LazyRecord): string {
-  const fields: [string, string | undefined][] = [
-    ['lop', r.op === undefined ? undefined : `#LazyOp.${r.op}`],
-    ['lsz', r.size],
-    ['ldl', r.dl],
-    ['ldh', r.dh],
-    ['lsl', r.sl],
-    ['lsh', r.sh],
-    ['lrl', r.rl],
-    ['lrh', r.rh],
-    ['lcf', r.cf],
-    ['lof', r.of],
-  ];
+/**
+ * The statements storing a lazy-flag record of kind `kinds` (lazy-record.ts: the fields that kind
+ * reads, in CpuState's order) into CpuState's fields, one a line at `pad`.
+ */
+function lazyRecord(pad: string, kinds: number | readonly number[], v: LazyValues): string {
   return indent(
-    fields.filter(([, v]) => v !== undefined).map(([f, v]) => `this.${f} = ${v};`),
+    lazyStore(kinds, v, (f) => `this.${f.field}`),
     pad,
   );
-}
-
-function indent(lines: string[], pad: string): string {
-  return lines.map((l) => pad + l).join('\n');
 }
 
 /** The AluReg inline cases (no carry in): one group per result formula. */
@@ -111,10 +67,10 @@ function cmpNarrow(): string {
     sl: 'sl',
     sh: '0',
     cin: '0',
-    rl: 'this.lrl',
-    rh: 'this.lrh',
+    rl: 'rl',
+    rh: '0',
     t: 'l',
-    decl: '',
+    decl: 'const ',
   };
   return indent(aluResult(Op.Cmp, stage), '            ');
 }
@@ -229,7 +185,7 @@ ${aluCases()}
               R[d] = rl;
               H[d] = rh;
             }
-${lazyRecord(CASE_BODY, { size: 'i.size', dl: 'dl', dh: 'dh', sl: 'sl', sh: 'sh', rl: 'rl', rh: 'rh', cf: '0' })}
+${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size', dl: 'dl', dh: 'dh', sl: 'sl', sh: 'sh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
           execAluReg(this, i);
@@ -385,15 +341,8 @@ ${lazyRecord(CASE_BODY, { size: 'i.size', dl: 'dl', dh: 'dh', sl: 'sl', sh: 'sh'
             const size = i.size;
             const dl = this.getR(i.dr, size);
             const sl = i.sk === #OperandKind.Imm ? i.il : this.getR(i.sr, size);
-            this.lop = #LazyOp.Sub;
-            this.lsz = size;
-            this.ldl = dl;
-            this.ldh = 0;
-            this.lsl = sl;
-            this.lsh = 0;
 ${cmpNarrow()}
-            this.lrh = 0;
-            this.lcf = 0;
+${lazyRecord(CASE_BODY, LazyOp.Sub, { op: '#LazyOp.Sub', size: 'size', dl: 'dl', dh: '0', sl: 'sl', sh: '0', rl: 'rl', rh: '0', cf: '0' })}
             break;
           }
           execAlu(this, i);
@@ -422,7 +371,7 @@ ${cmpNarrow()}
 ${neg()}
             R[d] = rl;
             H[d] = rh;
-${lazyRecord(CASE_BODY, { op: 'Sub', size: 'i.size', dl: '0', dh: '0', sl: 'dl', sh: 'dh', rl: 'rl', rh: 'rh', cf: '0' })}
+${lazyRecord(CASE_BODY, LazyOp.Sub, { op: '#LazyOp.Sub', size: 'i.size', dl: '0', dh: '0', sl: 'dl', sh: 'dh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
           execUnary(this, i);
@@ -528,7 +477,7 @@ ${accExtendCases()}
 ${shift32()}
                 this.R[d] = rl;
                 this.H[d] = 0;
-${lazyRecord(NESTED_BODY, { op: 'Result', size: '4', rl: 'rl', rh: '0', cf: 'cf', of: 'of' })}
+${lazyRecord(NESTED_BODY, LazyOp.Result, { op: '#LazyOp.Result', size: '4', rl: 'rl', rh: '0', cf: 'cf', of: 'of' })}
                 break;
               }
             } else if (i.size === 8) {
@@ -542,7 +491,7 @@ ${lazyRecord(NESTED_BODY, { op: 'Result', size: '4', rl: 'rl', rh: '0', cf: 'cf'
 ${shift64()}
                 this.R[d] = rl;
                 this.H[d] = rh;
-${lazyRecord(NESTED_BODY, { op: 'Result', size: '8', rl: 'rl', rh: 'rh', cf: 'cf', of: 'of' })}
+${lazyRecord(NESTED_BODY, LazyOp.Result, { op: '#LazyOp.Result', size: '8', rl: 'rl', rh: 'rh', cf: 'cf', of: 'of' })}
                 break;
               }
             }
@@ -563,7 +512,7 @@ ${lazyRecord(NESTED_BODY, { op: 'Result', size: '8', rl: 'rl', rh: 'rh', cf: 'cf
 ${imul()}
             R[i.dr] = rl;
             H[i.dr] = rh;
-${lazyRecord(CASE_BODY, { op: 'Imul', size: 'i.size', dl: 'al', dh: 'ah', sl: 'bl', sh: 'bh', rl: 'rl', rh: 'rh', cf: '0' })}
+${lazyRecord(CASE_BODY, LazyOp.Imul, { op: '#LazyOp.Imul', size: 'i.size', dl: 'al', dh: 'ah', sl: 'bl', sh: 'bh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
           exit = execRare(this, i);
@@ -580,11 +529,3 @@ ${lazyRecord(CASE_BODY, { op: 'Imul', size: 'i.size', dl: 'al', dh: 'ah', sl: 'b
 export const DISPATCH_BEGIN =
   '      // @generated-begin: scripts/gen-dispatch.mjs writes this switch from src/semantics/interpreter-dispatch.ts';
 export const DISPATCH_END = '      // @generated-end';
-
-/** `cpuSource` (cpu.ts) with its generated dispatch replaced by what {@link interpreterDispatch} gives now. */
-export function spliceDispatch(cpuSource: string): string {
-  const b = cpuSource.indexOf(`${DISPATCH_BEGIN}\n`);
-  const e = cpuSource.indexOf(`${DISPATCH_END}\n`);
-  if (b < 0 || e < b) throw new Error('int3 semantics: cpu.ts has no generated-dispatch markers');
-  return `${cpuSource.slice(0, b + DISPATCH_BEGIN.length + 1)}${interpreterDispatch()}\n${cpuSource.slice(e)}`;
-}

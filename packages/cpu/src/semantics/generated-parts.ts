@@ -1,0 +1,37 @@
+import { CPU_STATE_BEGIN, CPU_STATE_END, cpuStateSource } from './cpu-state-source.js';
+import { DISPATCH_BEGIN, DISPATCH_END, interpreterDispatch } from './interpreter-dispatch.js';
+
+/** A part of a checked-in source file that a generator writes, between two marker lines. */
+export interface GeneratedPart {
+  /** The file, relative to src/. */
+  readonly file: string;
+  readonly begin: string;
+  readonly end: string;
+  /** What goes between the markers (without the final newline). */
+  readonly text: () => string;
+}
+
+/**
+ * Every generated part of the cpu package's sources: scripts/gen-dispatch.mjs writes them, and
+ * generated-parts.spec.ts fails while a file differs from its generator.
+ */
+export const GENERATED_PARTS: readonly GeneratedPart[] = [
+  { file: 'cpu.ts', begin: DISPATCH_BEGIN, end: DISPATCH_END, text: interpreterDispatch },
+  { file: 'cpu-state.ts', begin: CPU_STATE_BEGIN, end: CPU_STATE_END, text: cpuStateSource },
+];
+
+/** `source` (the text of `part.file`) with its generated part replaced by what the generator gives now. */
+export function splicePart(source: string, part: GeneratedPart): string {
+  const b = source.indexOf(`${part.begin}\n`);
+  const e = source.indexOf(`${part.end}\n`, b);
+  if (b < 0 || e < b) throw new Error(`int3 semantics: ${part.file} has no generated-part markers`);
+  return `${source.slice(0, b + part.begin.length + 1)}${part.text()}\n${source.slice(e)}`;
+}
+
+/** The generated part of `source` (between the markers), for checks that look inside or outside it. */
+export function partBounds(source: string, part: GeneratedPart): { begin: number; end: number } {
+  const begin = source.indexOf(`${part.begin}\n`);
+  const end = source.indexOf(`${part.end}\n`, begin);
+  if (begin < 0 || end < begin) throw new Error(`int3 semantics: ${part.file} has no generated-part markers`);
+  return { begin, end };
+}
