@@ -20,7 +20,7 @@ export class CpuState {
   flags = 2;
   /** Second return value of helpers that produce 64 bits (the high half). */
   vh = 0;
-  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record from src/semantics/cpu-state-source.ts
+  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record, flags and conditions from src/semantics/cpu-state-source.ts
   lop = 0;
   lsz = 4;
   ldl = 0;
@@ -64,80 +64,144 @@ export class CpuState {
     this.lcf = cf;
     this.lof = of;
   }
-  // @generated-end
 
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getCF(): number {
-    const d = this.ldl >>> 0;
     switch (this.lop) {
       case 0 /* LazyOp.None */:
         return this.flags & 1;
       case 1 /* LazyOp.Add */:
-        {
-          const r = this.lrl >>> 0;
-          if (this.lsz === 8 && this.lrh !== this.ldh) return this.lrh >>> 0 < this.ldh >>> 0 ? 1 : 0;
-          return (this.lcf ? r <= d : r < d) ? 1 : 0;
-        }
+        return (this.lsz === 8 && this.lrh !== this.ldh ? ((this.lrh >>> 0) < (this.ldh >>> 0) ? 1 : 0) : ((this.lcf ? (this.lrl >>> 0) <= (this.ldl >>> 0) : (this.lrl >>> 0) < (this.ldl >>> 0)) ? 1 : 0));
       case 2 /* LazyOp.Sub */:
-        {
-          const s = this.lsl >>> 0;
-          if (this.lsz === 8 && this.ldh !== this.lsh) return this.ldh >>> 0 < this.lsh >>> 0 ? 1 : 0;
-          return (this.lcf ? d <= s : d < s) ? 1 : 0;
-        }
+        return (this.lsz === 8 && this.ldh !== this.lsh ? ((this.ldh >>> 0) < (this.lsh >>> 0) ? 1 : 0) : ((this.lcf ? (this.ldl >>> 0) <= (this.lsl >>> 0) : (this.ldl >>> 0) < (this.lsl >>> 0)) ? 1 : 0));
       case 3 /* LazyOp.Logic */:
         return 0;
-      case 7 /* LazyOp.Imul */:
-        return imulOverflow(this.lsz, this.ldl, this.ldh, this.lsl, this.lsh);
-      default:
+      case 4 /* LazyOp.Inc */:
+      case 5 /* LazyOp.Dec */:
+      case 6 /* LazyOp.Result */:
         return this.lcf;
+      default:
+        return imulOverflow(this.lsz, this.ldl, this.ldh, this.lsl, this.lsh);
     }
   }
 
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getZF(): number {
     if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 6) & 1;
-    return this.lrl === 0 && (this.lsz !== 8 || this.lrh === 0) ? 1 : 0;
+    return (this.lrl === 0 && (this.lsz !== 8 || this.lrh === 0) ? 1 : 0);
   }
 
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getSF(): number {
     if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 7) & 1;
     return msb(this.lrl, this.lrh, this.lsz);
   }
 
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getOF(): number {
-    const w = this.lsz === 8;
     switch (this.lop) {
       case 0 /* LazyOp.None */:
         return (this.flags >> 11) & 1;
       case 1 /* LazyOp.Add */:
       case 4 /* LazyOp.Inc */:
-        return w
-          ? ((this.ldh ^ this.lrh) & (this.lsh ^ this.lrh)) >>> 31
-          : msb((this.ldl ^ this.lrl) & (this.lsl ^ this.lrl), 0, this.lsz);
+        return (this.lsz === 8 ? (((this.ldh ^ this.lrh) & (this.lsh ^ this.lrh)) >>> 31) : msb(((this.ldl ^ this.lrl) & (this.lsl ^ this.lrl)), 0, this.lsz));
       case 2 /* LazyOp.Sub */:
       case 5 /* LazyOp.Dec */:
-        return w
-          ? ((this.ldh ^ this.lsh) & (this.ldh ^ this.lrh)) >>> 31
-          : msb((this.ldl ^ this.lsl) & (this.ldl ^ this.lrl), 0, this.lsz);
+        return (this.lsz === 8 ? (((this.ldh ^ this.lsh) & (this.ldh ^ this.lrh)) >>> 31) : msb(((this.ldl ^ this.lsl) & (this.ldl ^ this.lrl)), 0, this.lsz));
       case 3 /* LazyOp.Logic */:
         return 0;
-      case 7 /* LazyOp.Imul */:
-        return imulOverflow(this.lsz, this.ldl, this.ldh, this.lsl, this.lsh);
-      default:
+      case 6 /* LazyOp.Result */:
         return this.lof;
+      default:
+        return imulOverflow(this.lsz, this.ldl, this.ldh, this.lsl, this.lsh);
     }
   }
 
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getPF(): number {
     if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 2) & 1;
     return PARITY[this.lrl & 0xff];
   }
 
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getAF(): number {
-    if (this.lop === 0 /* LazyOp.None */) return (this.flags >> 4) & 1;
-    if (this.lop >= 1 /* LazyOp.Add */ && this.lop <= 5 /* LazyOp.Dec */ && this.lop !== 3 /* LazyOp.Logic */) {
-      return ((this.ldl ^ this.lsl ^ this.lrl) >>> 4) & 1;
+    switch (this.lop) {
+      case 0 /* LazyOp.None */:
+        return (this.flags >> 4) & 1;
+      case 1 /* LazyOp.Add */:
+      case 2 /* LazyOp.Sub */:
+      case 4 /* LazyOp.Inc */:
+      case 5 /* LazyOp.Dec */:
+        return (((this.ldl ^ this.lsl ^ this.lrl) >>> 4) & 1);
+      default:
+        return 0;
     }
-    return 0;
   }
+
+  /**
+   * Evaluates an Intel condition code (tttn: O NO B AE E NE BE A S NS P NP L GE LE G).
+   * @see Intel SDM Vol. 1 Appendix B (EFLAGS condition codes)
+   */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  cond(cc: number): boolean {
+    // After cmp/sub at 32/64 bits the signed orders come straight from the operands.
+    if (this.lop === 2 /* LazyOp.Sub */ && this.lcf === 0 && this.lsz >= 4 && cc >= 12) {
+      const dl = this.ldl;
+      const dh = this.ldh;
+      const sl = this.lsl;
+      const sh = this.lsh;
+      if (this.lsz === 8) {
+        switch (cc) {
+          case 12:
+            return (dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0)));
+          case 13:
+            return !(dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0)));
+          case 14:
+            return ((dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0))) || (dl === sl && dh === sh));
+          default:
+            return !((dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0))) || (dl === sl && dh === sh));
+        }
+      }
+      switch (cc) {
+        case 12:
+          return (dl < sl);
+        case 13:
+          return !(dl < sl);
+        case 14:
+          return ((dl < sl) || (dl === sl));
+        default:
+          return !((dl < sl) || (dl === sl));
+      }
+    }
+    let r: number;
+    switch (cc >> 1) {
+      case 0:
+        r = this.getOF();
+        break;
+      case 1:
+        r = this.getCF();
+        break;
+      case 2:
+        r = this.getZF();
+        break;
+      case 3:
+        r = (this.getCF() | this.getZF());
+        break;
+      case 4:
+        r = this.getSF();
+        break;
+      case 5:
+        r = this.getPF();
+        break;
+      case 6:
+        r = (this.getSF() ^ this.getOF());
+        break;
+      default:
+        r = (this.getZF() | (this.getSF() ^ this.getOF()));
+    }
+    return (r ^ (cc & 1)) !== 0;
+  }
+  // @generated-end
 
   /** Folds the lazy state into `flags` and returns the full RFLAGS value. */
   materialize(): number {
@@ -158,64 +222,6 @@ export class CpuState {
   /** Replaces the arithmetic flags selected by `mask` with `bits`. */
   setArith(mask: number, bits: number): void {
     this.flags = (this.materialize() & ~mask) | (bits & mask);
-  }
-
-  /**
-   * Evaluates an Intel condition code (tttn: O NO B AE E NE BE A S NS P NP L GE LE G).
-   * @see Intel SDM Vol. 1 Appendix B (EFLAGS condition codes)
-   */
-  cond(cc: number): boolean {
-    // Fast path: after cmp/sub at 32/64 bits the signed and unsigned orders come straight from the operands.
-    if (this.lop === 2 /* LazyOp.Sub */ && this.lcf === 0 && this.lsz >= 4 && cc >= 12) {
-      const d = this.ldl;
-      const s = this.lsl;
-      let lt: boolean;
-      let eq: boolean;
-      if (this.lsz === 8) {
-        lt = this.ldh < this.lsh || (this.ldh === this.lsh && d >>> 0 < s >>> 0);
-        eq = this.ldh === this.lsh && d === s;
-      } else {
-        lt = d < s;
-        eq = d === s;
-      }
-      switch (cc) {
-        case 12:
-          return lt;
-        case 13:
-          return !lt;
-        case 14:
-          return lt || eq;
-        default:
-          return !lt && !eq;
-      }
-    }
-    let r: number;
-    switch (cc >> 1) {
-      case 0:
-        r = this.getOF();
-        break;
-      case 1:
-        r = this.getCF();
-        break;
-      case 2:
-        r = this.getZF();
-        break;
-      case 3:
-        r = this.getCF() | this.getZF();
-        break;
-      case 4:
-        r = this.getSF();
-        break;
-      case 5:
-        r = this.getPF();
-        break;
-      case 6:
-        r = this.getSF() ^ this.getOF();
-        break;
-      default:
-        r = this.getZF() | (this.getSF() ^ this.getOF());
-    }
-    return (r ^ (cc & 1)) !== 0;
   }
 
   /** Reads register `r` at `size` bytes (zero-extended); the high half goes to `vh`. */
