@@ -348,11 +348,13 @@ export class CpuCore extends CpuState {
     }
   }
 
+  // @generated-begin: scripts/gen-dispatch.mjs writes the effective address from src/semantics/cpu-core-source.ts
   /**
    * Effective address of the memory operand; the high half goes to `eah`. Sums are exact in doubles
    * (below 2^36), so each form is one add chain truncated once.
    * @see Intel SDM Vol. 1 §3.7.5
    */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   ea(i: Insn): number {
     const mf = i.mf;
     if (mf === 1 /* MemoryForm.Base */) {
@@ -384,28 +386,30 @@ export class CpuCore extends CpuState {
   }
 
   /** Effective address with a 32-bit address size or an FS/GS base. */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   private eaGeneral(i: Insn): number {
-    let lo = i.ml;
-    let hi = i.mh;
+    let xl = i.ml;
+    let xh = i.mh;
     if (i.mb >= 0) {
-      const l = (lo >>> 0) + (this.R[i.mb] >>> 0);
-      hi = hi + this.H[i.mb] + (l > 0xffffffff ? 1 : 0);
-      lo = l | 0;
+      const l = (xl >>> 0) + (this.R[i.mb] >>> 0);
+      xh = xh + this.H[i.mb] + (l > 0xffffffff ? 1 : 0);
+      xl = l | 0;
     }
     if (i.mi >= 0) {
-      const x = (this.R[i.mi] >>> 0) * i.ms + (lo >>> 0);
-      hi = hi + this.H[i.mi] * i.ms + ((x / 4294967296) | 0);
-      lo = x | 0;
+      const z = (this.R[i.mi] >>> 0) * i.ms + (xl >>> 0);
+      xh = xh + this.H[i.mi] * i.ms + ((z / 4294967296) | 0);
+      xl = z | 0;
     }
-    if (i.a32 !== 0) hi = 0;
+    if (i.a32 !== 0) xh = 0;
     if (i.seg !== 0) {
-      const l = (lo >>> 0) + ((i.seg === 1 ? this.fsLo : this.gsLo) >>> 0);
-      hi = hi + (i.seg === 1 ? this.fsHi : this.gsHi) + (l > 0xffffffff ? 1 : 0);
-      lo = l | 0;
+      const l = (xl >>> 0) + ((i.seg === 1 ? this.fsLo : this.gsLo) >>> 0);
+      xh = xh + (i.seg === 1 ? this.fsHi : this.gsHi) + (l > 0xffffffff ? 1 : 0);
+      xl = l | 0;
     }
-    this.eah = hi | 0;
-    return lo;
+    this.eah = xh | 0;
+    return xl;
   }
+  // @generated-end
 
   /** Reads the source operand (register, immediate or memory); high half to `vh`. */
   readSrc(i: Insn): number {

@@ -9,6 +9,7 @@ import {
   imulResult,
   negResult,
 } from '../semantics/alu-semantics.js';
+import { eaResult } from '../semantics/ea-semantics.js';
 import { accExtend } from '../semantics/extend-semantics.js';
 import { lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
@@ -358,67 +359,31 @@ export class RegionEmitter {
 
   // --- memory ----------------------------------------------------------------------------------
 
-  /** Emits the effective address of `i` into `a{k}`/`e{k}` (CpuCore.ea, each form written out). */
+  /** Emits the effective address of `i` into `a{k}`/`e{k}` (ea-semantics.ts, its form and parts known). */
   private ea(k: number, i: Insn): void {
-    const a = `a${k}`;
-    const e = `e${k}`;
-    const ml = i.ml >>> 0;
-    switch (i.mf) {
-      case 0:
-        this.emit(`const ${a} = ${lit(i.ml)}, ${e} = ${lit(i.mh)};`);
-        return;
-      case 1: {
-        const b = i.mb;
-        this.used.add(b);
-        this.emit(`const x${k} = ${ml} + (L${b} >>> 0);`);
-        this.emit(`const ${e} = (${lit(i.mh)} + H${b} + (x${k} > 0xffffffff ? 1 : 0)) | 0, ${a} = x${k} | 0;`);
-        return;
-      }
-      case 2: {
-        const b = i.mb;
-        const x = i.mi;
-        this.used.add(b);
-        this.used.add(x);
-        this.emit(`const x${k} = (L${x} >>> 0) * ${i.ms} + (L${b} >>> 0) + ${ml};`);
-        this.emit(
-          `const ${e} = (${lit(i.mh)} + H${b} + Math.imul(H${x}, ${i.ms}) + ((x${k} / 4294967296) | 0)) | 0, ${a} = x${k} | 0;`,
-        );
-        return;
-      }
-      case 3: {
-        const x = i.mi;
-        this.used.add(x);
-        this.emit(`const x${k} = (L${x} >>> 0) * ${i.ms} + ${ml};`);
-        this.emit(
-          `const ${e} = (${lit(i.mh)} + Math.imul(H${x}, ${i.ms}) + ((x${k} / 4294967296) | 0)) | 0, ${a} = x${k} | 0;`,
-        );
-        return;
-      }
-      default: {
-        // CpuCore.eaGeneral: a 32-bit address size or an FS/GS base.
-        this.emit(`let g${k} = ${lit(i.ml)}, q${k} = ${lit(i.mh)};`);
-        if (i.mb >= 0) {
-          this.used.add(i.mb);
-          this.emit(
-            `{ const l = (g${k} >>> 0) + (L${i.mb} >>> 0); q${k} = q${k} + H${i.mb} + (l > 0xffffffff ? 1 : 0); g${k} = l | 0; }`,
-          );
-        }
-        if (i.mi >= 0) {
-          this.used.add(i.mi);
-          this.emit(
-            `{ const z = (L${i.mi} >>> 0) * ${i.ms} + (g${k} >>> 0); q${k} = q${k} + H${i.mi} * ${i.ms} + ((z / 4294967296) | 0); g${k} = z | 0; }`,
-          );
-        }
-        if (i.a32 !== 0) this.emit(`q${k} = 0;`);
-        if (i.seg !== 0) {
-          const s = i.seg === 1 ? 'fs' : 'gs';
-          this.emit(
-            `{ const l = (g${k} >>> 0) + (cpu.${s}Lo >>> 0); q${k} = q${k} + cpu.${s}Hi + (l > 0xffffffff ? 1 : 0); g${k} = l | 0; }`,
-          );
-        }
-        this.emit(`const ${a} = g${k}, ${e} = q${k} | 0;`);
-      }
-    }
+    const reg = (r: string): string => {
+      this.used.add(Number(r));
+      return r;
+    };
+    const x = eaResult(i.mf, {
+      base: `${i.mb}`,
+      index: `${i.mi}`,
+      scale: `${i.ms}`,
+      dl: lit(i.ml),
+      du: `${i.ml >>> 0}`,
+      dh: lit(i.mh),
+      lo: (r) => `L${reg(r)}`,
+      hi: (r) => `H${reg(r)}`,
+      t: `x${k}`,
+      hasBase: i.mb >= 0,
+      hasIndex: i.mi >= 0,
+      a32: i.a32 !== 0,
+      hasSeg: i.seg !== 0,
+      segLo: `cpu.${i.seg === 1 ? 'fs' : 'gs'}Lo`,
+      segHi: `cpu.${i.seg === 1 ? 'fs' : 'gs'}Hi`,
+    });
+    for (const line of x.lines) this.emit(line);
+    this.emit(`const a${k} = ${x.lo}, e${k} = ${x.hi};`);
   }
 
   /** Emits a load of `size` bytes at `a`:`e` into `let vl, vh` (CpuCore.rd* with the TLB hit inline). */

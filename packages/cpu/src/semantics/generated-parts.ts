@@ -1,3 +1,4 @@
+import { CPU_CORE_BEGIN, CPU_CORE_END, cpuCoreSource } from './cpu-core-source.js';
 import { CPU_STATE_BEGIN, CPU_STATE_END, cpuStateSource } from './cpu-state-source.js';
 import { DISPATCH_BEGIN, DISPATCH_END, interpreterDispatch } from './interpreter-dispatch.js';
 
@@ -18,6 +19,7 @@ export interface GeneratedPart {
 export const GENERATED_PARTS: readonly GeneratedPart[] = [
   { file: 'cpu.ts', begin: DISPATCH_BEGIN, end: DISPATCH_END, text: interpreterDispatch },
   { file: 'cpu-state.ts', begin: CPU_STATE_BEGIN, end: CPU_STATE_END, text: cpuStateSource },
+  { file: 'cpu-core.ts', begin: CPU_CORE_BEGIN, end: CPU_CORE_END, text: cpuCoreSource },
 ];
 
 /** `source` (the text of `part.file`) with its generated part replaced by what the generator gives now. */

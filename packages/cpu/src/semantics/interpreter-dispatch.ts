@@ -1,6 +1,8 @@
+import { MemoryForm } from '../insn.js';
 import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
 import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './alu-semantics.js';
+import { type EaResult, eaResult, runTimeEa } from './ea-semantics.js';
 import { accExtend } from './extend-semantics.js';
 import { type LazyValues, lazyStore } from './lazy-record.js';
 import { indent, lazyName, numbered } from './numbered.js';
@@ -19,6 +21,25 @@ function lazyRecord(pad: string, kinds: number | readonly number[], v: LazyValue
     lazyStore(kinds, v, (f) => `this.${f.field}`),
     pad,
   );
+}
+
+/** Lea's locals for the base, index and scale. */
+const LEA_PARTS = { regs: '', base: 'b', index: 'n', scale: 's' };
+
+/**
+ * An effective address of form `form` inline (ea-semantics.ts, what CpuCore.ea runs for that form),
+ * over the registers through `at.regs` (`'this.'` or run()'s locals R and H) and the operand's parts
+ * as `at` names them (default `i.mb`, …), then `use` of its halves; one statement a line at `pad`.
+ */
+function eaInline(
+  form: keyof typeof MemoryForm,
+  pad: string,
+  at: { regs: string; base?: string; index?: string; scale?: string },
+  use: (x: EaResult) => string[],
+): string {
+  const parts = { base: at.base ?? 'i.mb', index: at.index ?? 'i.mi', scale: at.scale ?? 'i.ms' };
+  const x = eaResult(MemoryForm[form], runTimeEa(at.regs, 'x', parts));
+  return indent([...x.lines, ...use(x)], pad);
 }
 
 /** The AluReg inline cases (no carry in): one group per result formula. */
@@ -217,9 +238,7 @@ ${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size'
             let ah: number;
             if (i.mf === #MemoryForm.Base) {
               // CpuCore.ea's base + disp form, inline.
-              const x = (i.ml >>> 0) + (R[i.mb] >>> 0);
-              ah = (i.mh + H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
-              a = x | 0;
+${eaInline('Base', '              ', { regs: '' }, (x) => [`ah = ${x.hi};`, `a = ${x.lo};`])}
             } else {
               a = this.ea(i);
               ah = this.eah;
@@ -252,9 +271,7 @@ ${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size'
             let ah: number;
             if (i.mf === #MemoryForm.Base) {
               // CpuCore.ea's base + disp form, inline.
-              const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
-              ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
-              a = x | 0;
+${eaInline('Base', '              ', { regs: 'this.' }, (x) => [`ah = ${x.hi};`, `a = ${x.lo};`])}
             } else {
               a = this.ea(i);
               ah = this.eah;
@@ -269,8 +286,7 @@ ${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size'
         case #Op.MovMI:
           if (i.mf === #MemoryForm.Base && i.size === 8) {
             // mov qword [base + disp], imm32: CpuCore.ea's base + disp form, inline.
-            const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
-            this.wr64(x | 0, (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0, i.il, i.ih);
+${eaInline('Base', '            ', { regs: 'this.' }, (x) => [`this.wr64(${x.lo}, ${x.hi}, i.il, i.ih);`])}
             break;
           }
           this.store(this.ea(i), this.eah, i.size, i.il, i.ih);
@@ -288,15 +304,11 @@ ${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size'
               if (mf === #MemoryForm.BaseIndex) {
                 const n = i.mi;
                 const s = i.ms;
-                const x = (R[n] >>> 0) * s + (R[b] >>> 0) + (i.ml >>> 0);
-                H[i.dr] = w ? (i.mh + H[b] + Math.imul(H[n], s) + ((x / 4294967296) | 0)) | 0 : 0;
-                R[i.dr] = x | 0;
+${eaInline('BaseIndex', '                ', LEA_PARTS, (x) => [`H[i.dr] = w ? ${x.hi} : 0;`, `R[i.dr] = ${x.lo};`])}
                 break;
               }
               if (mf === #MemoryForm.Base) {
-                const x = (i.ml >>> 0) + (R[b] >>> 0);
-                H[i.dr] = w ? (i.mh + H[b] + (x > 0xffffffff ? 1 : 0)) | 0 : 0;
-                R[i.dr] = x | 0;
+${eaInline('Base', '                ', LEA_PARTS, (x) => [`H[i.dr] = w ? ${x.hi} : 0;`, `R[i.dr] = ${x.lo};`])}
                 break;
               }
             }
@@ -313,9 +325,7 @@ ${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size'
             if (i.sk === #OperandKind.Reg) v = this.getR(i.sr, i.size2);
             else if (i.mf === #MemoryForm.Base && i.size2 === 1) {
               // movzx r, byte [base + disp]: CpuCore.ea and rd8's TLB hit, inline.
-              const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
-              const ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
-              const a = x | 0;
+${eaInline('Base', '              ', { regs: 'this.' }, (x) => [`const ah = ${x.hi};`, `const a = ${x.lo};`])}
               const t = (a >>> 12) & 255;
               v =
                 this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah
