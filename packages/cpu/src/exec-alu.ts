@@ -4,10 +4,12 @@ import { ExceptionVector } from './exception-vector.js';
 import type { Insn } from './insn.js';
 import { sizeMask } from './lazy-flags.js';
 
+// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary and execAluReg from src/semantics/exec-alu-source.ts
 /**
  * add/or/adc/sbb/and/sub/xor/cmp/test in every operand form and size, with lazily computed flags.
  * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
  */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
 export function execAlu(c: CpuCore, i: Insn): void {
   const size = i.size;
   const op = i.op;
@@ -61,6 +63,7 @@ export function execAlu(c: CpuCore, i: Insn): void {
  * inc/dec (CF preserved), not (no flags), neg (CF = operand != 0).
  * @see Intel SDM Vol. 2A (INC, DEC, NOT, NEG)
  */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
 export function execUnary(c: CpuCore, i: Insn): void {
   const size = i.size;
   const dl = c.readDst(i);
@@ -70,20 +73,29 @@ export function execUnary(c: CpuCore, i: Insn): void {
   let rh = 0;
   switch (i.op) {
     case 20 /* Op.Inc */:
-    case 21 /* Op.Dec */:
       {
-        const inc = i.op === 20 /* Op.Inc */;
         if (size === 8) {
-          rl = (inc ? dl + 1 : dl - 1) | 0;
-          rh = inc ? (rl === 0 ? (dh + 1) | 0 : dh) : rl === -1 ? (dh - 1) | 0 : dh;
-        } else rl = (inc ? dl + 1 : dl - 1) & mask;
+          rl = (dl + 1) | 0;
+          rh = rl === 0 ? (dh + 1) | 0 : dh;
+        } else rl = (dl + 1) & mask;
         const cf = c.getCF();
         c.writeDst(i, rl, rh);
-        c.setLazy(inc ? 4 /* LazyOp.Inc */ : 5 /* LazyOp.Dec */, size, dl, dh, 1, 0, rl, rh, cf);
+        c.setLazy(4 /* LazyOp.Inc */, size, dl, dh, 1, 0, rl, rh, cf);
+        break;
+      }
+    case 21 /* Op.Dec */:
+      {
+        if (size === 8) {
+          rl = (dl - 1) | 0;
+          rh = rl === -1 ? (dh - 1) | 0 : dh;
+        } else rl = (dl - 1) & mask;
+        const cf = c.getCF();
+        c.writeDst(i, rl, rh);
+        c.setLazy(5 /* LazyOp.Dec */, size, dl, dh, 1, 0, rl, rh, cf);
         break;
       }
     case 22 /* Op.Not */:
-      c.writeDst(i, ~dl & mask, ~dh);
+      c.writeDst(i, (~dl & mask), (~dh));
       break;
     default:
       if (size === 8) {
@@ -96,6 +108,78 @@ export function execUnary(c: CpuCore, i: Insn): void {
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }
+
+/**
+ * The common case of execAlu: a 32/64-bit register destination and a register, immediate or memory
+ * source.
+ * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
+ */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+export function execAluReg(c: CpuCore, i: Insn): void {
+  const d = i.dr;
+  const op = i.i2;
+  const R = c.R;
+  const H = c.H;
+  const dl = R[d];
+  const w = i.size === 8;
+  const dh = w ? H[d] : 0;
+  let sl: number;
+  let sh: number;
+  if (i.sk === 3 /* OperandKind.Imm */) {
+    sl = i.il;
+    sh = i.ih;
+  } else if (i.sk === 1 /* OperandKind.Reg */) {
+    sl = R[i.sr];
+    sh = w ? H[i.sr] : 0;
+  } else {
+    sl = c.readSrc(i);
+    sh = c.vh;
+  }
+  let rl: number;
+  let rh = 0;
+  let kind: number = 3 /* LazyOp.Logic */;
+  const cin = op === 13 /* Op.Adc */ || op === 14 /* Op.Sbb */ ? c.getCF() : 0;
+  switch (op) {
+    case 13 /* Op.Adc */:
+    case 11 /* Op.Add */:
+      {
+        kind = 1 /* LazyOp.Add */;
+        const l = (dl >>> 0) + (sl >>> 0) + cin;
+        rl = l | 0;
+        if (w) rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
+        break;
+      }
+    case 14 /* Op.Sbb */:
+    case 16 /* Op.Sub */:
+    case 18 /* Op.Cmp */:
+      {
+        kind = 2 /* LazyOp.Sub */;
+        const l = (dl >>> 0) - (sl >>> 0) - cin;
+        rl = l | 0;
+        if (w) rh = (dh - sh - (l < 0 ? 1 : 0)) | 0;
+        break;
+      }
+    case 12 /* Op.Or */:
+      rl = dl | sl;
+      rh = dh | sh;
+      break;
+    case 17 /* Op.Xor */:
+      rl = dl ^ sl;
+      rh = dh ^ sh;
+      break;
+    default:
+      rl = dl & sl;
+      rh = dh & sh;
+  }
+  if (op !== 18 /* Op.Cmp */ && op !== 19 /* Op.Test */) {
+    R[d] = rl;
+    H[d] = rh;
+  }
+  c.setLazy(kind, i.size, dl, dh, sl, sh, rl, rh, cin);
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
+// @generated-end
 
 /** Reads the source at its own size (`size2`), zero-extended; high half to `vh`. */
 function readSrc2(c: CpuCore, i: Insn): number {
@@ -245,76 +329,6 @@ export function execCmpxchgWide(c: CpuCore, i: Insn): void {
     }
   }
   c.setArith(0x40, equal ? 0x40 : 0);
-  c.ripLo = i.nl;
-  c.ripHi = i.nh;
-}
-
-/**
- * The common case of execAlu: a 32/64-bit register destination and a register, immediate or memory
- * source.
- * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
- */
-export function execAluReg(c: CpuCore, i: Insn): void {
-  const d = i.dr;
-  const op = i.i2;
-  const R = c.R;
-  const H = c.H;
-  const dl = R[d];
-  const w = i.size === 8;
-  const dh = w ? H[d] : 0;
-  let sl: number;
-  let sh: number;
-  if (i.sk === 3 /* OperandKind.Imm */) {
-    sl = i.il;
-    sh = i.ih;
-  } else if (i.sk === 1 /* OperandKind.Reg */) {
-    sl = R[i.sr];
-    sh = w ? H[i.sr] : 0;
-  } else {
-    sl = c.readSrc(i);
-    sh = c.vh;
-  }
-  let rl: number;
-  let rh = 0;
-  let kind: number = 3 /* LazyOp.Logic */;
-  const cin = op === 13 /* Op.Adc */ || op === 14 /* Op.Sbb */ ? c.getCF() : 0;
-  switch (op) {
-    case 13 /* Op.Adc */:
-    case 11 /* Op.Add */:
-      {
-        kind = 1 /* LazyOp.Add */;
-        const l = (dl >>> 0) + (sl >>> 0) + cin;
-        rl = l | 0;
-        if (w) rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
-        break;
-      }
-    case 14 /* Op.Sbb */:
-    case 16 /* Op.Sub */:
-    case 18 /* Op.Cmp */:
-      {
-        kind = 2 /* LazyOp.Sub */;
-        const l = (dl >>> 0) - (sl >>> 0) - cin;
-        rl = l | 0;
-        if (w) rh = (dh - sh - (l < 0 ? 1 : 0)) | 0;
-        break;
-      }
-    case 12 /* Op.Or */:
-      rl = dl | sl;
-      rh = dh | sh;
-      break;
-    case 17 /* Op.Xor */:
-      rl = dl ^ sl;
-      rh = dh ^ sh;
-      break;
-    default:
-      rl = dl & sl;
-      rh = dh & sh;
-  }
-  if (op !== 18 /* Op.Cmp */ && op !== 19 /* Op.Test */) {
-    R[d] = rl;
-    H[d] = rh;
-  }
-  c.setLazy(kind, i.size, dl, dh, sl, sh, rl, rh, cin);
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }

@@ -7,7 +7,9 @@ import {
   aluResult,
   aluWritesResult,
   imulResult,
+  incDecResult,
   negResult,
+  notResult,
 } from '../semantics/alu-semantics.js';
 import { eaResult } from '../semantics/ea-semantics.js';
 import { accExtend } from '../semantics/extend-semantics.js';
@@ -751,15 +753,8 @@ export class RegionEmitter {
       case Op.Inc:
       case Op.Dec: {
         const inc = i.op === Op.Inc;
-        if (w) {
-          this.emit(`const r${k} = (${dl} ${inc ? '+' : '-'} 1) | 0;`);
-          this.emit(
-            inc
-              ? `const u${k} = r${k} === 0 ? (${dh} + 1) | 0 : ${dh};`
-              : `const u${k} = r${k} === -1 ? (${dh} - 1) | 0 : ${dh};`,
-          );
-        } else this.emit(`const r${k} = (${dl} ${inc ? '+' : '-'} 1) ${m === null ? '| 0' : `& ${m}`};`);
         const rh = w ? `u${k}` : '0';
+        for (const line of incDecResult(i.op, { w, mask: m, dl, dh, rl: `r${k}`, rh, decl: 'const ' })) this.emit(line);
         // The CF inc/dec keep is read only when their flag state can be seen.
         const cf = live ? this.carry(k) : '0';
         put(`r${k}`, rh);
@@ -769,9 +764,11 @@ export class RegionEmitter {
         );
         break;
       }
-      case Op.Not:
-        put(m === null ? `(~${dl})` : `(~${dl} & ${m})`, w ? `(~${dh})` : '0');
+      case Op.Not: {
+        const x = notResult({ w, mask: m, dl, dh });
+        put(x.lo, x.hi);
         break;
+      }
       default: {
         const rh = w ? `u${k}` : '0';
         for (const line of negResult({ w, mask: m, dl, dh, rl: `r${k}`, rh, decl: 'const ' })) this.emit(line);

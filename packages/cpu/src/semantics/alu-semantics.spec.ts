@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Op } from '../op.js';
-import { type AluStage, aluResult, negResult } from './alu-semantics.js';
+import { type AluStage, aluResult, incDecResult, negResult, notResult } from './alu-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
 const HALF = [0, 1, -1, 0x7fffffff, -0x80000000, 0x12345678, -2, 0xff, 0xffff];
@@ -105,5 +105,44 @@ describe(shiftImm64Result, () => {
             const out = cc === 4 ? (v >> BigInt(64 - n)) & 1n : ((cc === 7 ? sv : v) >> BigInt(n - 1)) & 1n;
             expect(got.slice(0, 3)).toEqual([...halves(BigInt.asUintN(64, r)), Number(out)]);
           }
+  });
+});
+
+describe(incDecResult, () => {
+  it('should add or subtract 1 as BigInt does at 64 bits and wrap at 8/16/32', () => {
+    for (const op of [Op.Inc, Op.Dec]) {
+      const d = op === Op.Inc ? 1n : -1n;
+      const wide = incDecResult(op, { w: true, mask: null, dl: 'dl', dh: 'dh', rl: 'rl', rh: 'rh', decl: '' });
+      for (const a of HALF)
+        for (const b of HALF) expect(run(wide, [a, b], [0, 0])).toEqual(halves(BigInt.asUintN(64, big(a, b) + d)));
+      for (const [size, mask] of [
+        [1, '0xff'],
+        [2, '0xffff'],
+        [4, null],
+      ] as const) {
+        const lines = incDecResult(op, { w: false, mask, dl: 'dl', dh: 'dh', rl: 'rl', rh: 'rh', decl: '' });
+        for (const a of HALF) {
+          const v = BigInt.asUintN(size * 8, BigInt(a) + d);
+          const want = size === 4 ? Number(BigInt.asIntN(32, v)) : Number(v);
+          expect(run(lines, [size === 4 ? a : a & Number(mask), 0], [0, 0])).toEqual([want, 0]);
+        }
+      }
+    }
+  });
+});
+
+describe(notResult, () => {
+  it('should complement both halves at 64 bits and the masked value below', () => {
+    const f = (x: { lo: string; hi: string }) => [`rl = ${x.lo};`, `rh = ${x.hi};`];
+    for (const a of HALF)
+      for (const b of HALF) {
+        expect(run(f(notResult({ w: true, mask: null, dl: 'dl', dh: 'dh' })), [a, b], [0, 0])).toEqual(
+          halves(BigInt.asUintN(64, ~big(a, b))),
+        );
+        expect(run(f(notResult({ w: false, mask: '0xff', dl: 'dl', dh: 'dh' })), [a & 0xff, 0], [0, 0])).toEqual([
+          ~a & 0xff,
+          0,
+        ]);
+      }
   });
 });

@@ -122,3 +122,34 @@ export function imulResult(s: {
     `${decl}${rh} = ${w === true ? hi : w === false ? '0' : `${w} ? ${hi} : 0`};`,
   ];
 }
+
+/**
+ * inc/dec: `d ± 1` into `rl`/`rh` (flags LazyOp.Inc/Dec's with 1 as the second operand; CF kept).
+ * At 64 bits the high half moves when the low half wraps (to 0 for inc, to -1 for dec).
+ * @see Intel SDM Vol. 2A (INC, DEC)
+ */
+export function incDecResult(
+  op: number,
+  s: Pick<AluStage, 'mask' | 'dl' | 'dh' | 'rl' | 'rh' | 'decl'> & { readonly w: boolean },
+): string[] {
+  const { dl, dh, rl, rh, decl } = s;
+  const inc = op === Op.Inc;
+  if (op !== Op.Inc && op !== Op.Dec) throw new Error(`int3 semantics: op ${op} is no inc/dec`);
+  const sum = `(${dl} ${inc ? '+' : '-'} 1)`;
+  if (!s.w) return [`${decl}${rl} = ${sum} ${s.mask === null ? '| 0' : `& ${s.mask}`};`];
+  return [
+    `${decl}${rl} = ${sum} | 0;`,
+    inc
+      ? `${decl}${rh} = ${rl} === 0 ? (${dh} + 1) | 0 : ${dh};`
+      : `${decl}${rh} = ${rl} === -1 ? (${dh} - 1) | 0 : ${dh};`,
+  ];
+}
+
+/**
+ * not: the complement's halves as expressions (no flags). With a run-time width the high half is
+ * meaningful only at 64 bits (a narrower write drops it).
+ * @see Intel SDM Vol. 2B (NOT)
+ */
+export function notResult(s: Pick<AluStage, 'w' | 'mask' | 'dl' | 'dh'>): { lo: string; hi: string } {
+  return { lo: s.mask === null ? `(~${s.dl})` : `(~${s.dl} & ${s.mask})`, hi: s.w === false ? '0' : `(~${s.dh})` };
+}
