@@ -36,51 +36,101 @@ function count(c: CpuCore, i: Insn): number {
   return (i.sk === 3 /* OperandKind.Imm */ ? i.il : c.R[1]) & (i.size === 8 ? 63 : 31);
 }
 
+// @generated-begin: scripts/gen-dispatch.mjs writes execShift from src/semantics/exec-shift-source.ts
 /**
  * rol/ror/rcl/rcr/shl/shr/sar. A masked count of 0 changes nothing; OF uses the count-1 formula for
  * every count (the SDM leaves it undefined otherwise), AF reads 0 (undefined).
  * @see Intel SDM Vol. 2B (SAL/SAR/SHL/SHR, RCL/RCR/ROL/ROR)
  */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
 export function execShift(c: CpuCore, i: Insn): void {
   const size = i.size;
   const n = count(c, i);
   const l = c.readDst(i);
   const h = c.vh;
   if (n !== 0) {
-    const bits = size * 8;
     const mask = sizeMask(size);
     let rl: number;
     let rh = 0;
     let cf: number;
+    let of: number;
     switch (i.cc) {
-      case 4:
+      case 4: // shl
         if (size === 8) {
-          rl = shl64(l, h, n);
-          rh = hiOut;
-          cf = bit64(l, h, 64 - n);
+          if (n < 32) {
+            rl = l << n;
+            rh = (h << n) | (l >>> (32 - n));
+            cf = (h >>> (32 - n)) & 1;
+            of = (rh >>> 31) ^ cf;
+          } else {
+            rl = 0;
+            rh = l << (n - 32);
+            cf = ((n === 32 ? h : l >>> (64 - n)) & 1);
+            of = (rh >>> 31) ^ cf;
+          }
+        } else if (size === 4) {
+          rl = l << n;
+          cf = (l >>> (32 - n)) & 1;
+          of = (rl >>> 31) ^ cf;
         } else {
           rl = (l << n) & mask;
-          cf = n <= bits ? (l >>> (bits - n)) & 1 : 0;
+          cf = n <= size * 8 ? (l >>> (size * 8 - n)) & 1 : 0;
+          of = msb(rl, 0, size) ^ cf;
         }
         c.writeDst(i, rl, rh);
-        c.setResult(size, rl, rh, cf, msb(rl, rh, size) ^ cf);
+        c.setResult(size, rl, rh, cf, of);
         break;
-      case 5:
-      case 7: {
-        const arith = i.cc === 7;
+      case 5: // shr
         if (size === 8) {
-          rl = shr64(l, h, n, arith);
-          rh = hiOut;
-          cf = bit64(l, h, n - 1);
+          if (n < 32) {
+            rl = (l >>> n) | (h << (32 - n));
+            rh = (h >>> n) | 0;
+            cf = (l >>> (n - 1)) & 1;
+            of = h >>> 31;
+          } else {
+            rl = (h >>> (n - 32)) | 0;
+            rh = 0;
+            cf = ((n === 32 ? l >>> 31 : h >>> (n - 33)) & 1);
+            of = h >>> 31;
+          }
+        } else if (size === 4) {
+          rl = (l >>> n) | 0;
+          cf = (l >>> (n - 1)) & 1;
+          of = l >>> 31;
         } else {
-          const v = arith ? signExtend(l, size) : l;
-          rl = (arith ? v >> n : v >>> n) & mask;
-          cf = (arith ? v >> (n - 1) : v >>> (n - 1)) & 1;
+          rl = (l >>> n) & mask;
+          cf = (l >>> (n - 1)) & 1;
+          of = msb(l, 0, size);
         }
         c.writeDst(i, rl, rh);
-        c.setResult(size, rl, rh, cf, arith ? 0 : msb(l, h, size));
+        c.setResult(size, rl, rh, cf, of);
         break;
-      }
+      case 7: // sar
+        if (size === 8) {
+          if (n < 32) {
+            rl = (l >>> n) | (h << (32 - n));
+            rh = h >> n;
+            cf = (l >>> (n - 1)) & 1;
+            of = 0;
+          } else {
+            rl = h >> (n - 32);
+            rh = h >> 31;
+            cf = ((n === 32 ? l >>> 31 : h >>> (n - 33)) & 1);
+            of = 0;
+          }
+        } else if (size === 4) {
+          rl = l >> n;
+          cf = (l >> (n - 1)) & 1;
+          of = 0;
+        } else {
+          const v = signExtend(l, size);
+          rl = (v >> n) & mask;
+          cf = (v >> (n - 1)) & 1;
+          of = 0;
+        }
+        c.writeDst(i, rl, rh);
+        c.setResult(size, rl, rh, cf, of);
+        break;
       default:
         rotate(c, i, l, h, n);
     }
@@ -88,6 +138,7 @@ export function execShift(c: CpuCore, i: Insn): void {
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }
+// @generated-end
 
 function rotate(c: CpuCore, i: Insn, l: number, h: number, masked: number): void {
   const size = i.size;

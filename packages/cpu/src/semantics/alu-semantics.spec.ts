@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { msb } from '../lazy-flags.js';
 import { Op } from '../op.js';
 import { type AluStage, aluResult, incDecResult, negResult, notResult } from './alu-semantics.js';
-import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
+import { shiftImm32Result, shiftImm64Result, shiftNarrowResult } from './shift-semantics.js';
 
 const HALF = [0, 1, -1, 0x7fffffff, -0x80000000, 0x12345678, -2, 0xff, 0xffff];
 
@@ -144,5 +145,35 @@ describe(notResult, () => {
           0,
         ]);
       }
+  });
+});
+
+describe(shiftNarrowResult, () => {
+  it('should shift 8/16-bit values as BigInt does for every count the 5-bit mask lets through', () => {
+    const s = { size: 'size', l: 'l', mask: 'mask', sext: 'v', rl: 'rl', cf: 'cf', of: 'of', decl: '' };
+    for (const cc of [4, 5, 7]) {
+      const f = new Function(
+        'msb',
+        'l',
+        'n',
+        'size',
+        `const mask = size === 1 ? 0xff : 0xffff; const v = size === 1 ? (l << 24) >> 24 : (l << 16) >> 16;
+        let rl = 0, cf = 0, of = 0; ${shiftNarrowResult(cc, 'n', s).join('\n')} return [rl, cf, of];`,
+      );
+      for (const size of [1, 2])
+        for (const a of [...HALF, 0x80, 0x8000, 0x7f, 0x55aa])
+          for (let n = 1; n < 32; n++) {
+            const bits = BigInt(size * 8);
+            const v = BigInt(a) & ((1n << bits) - 1n);
+            const sv = BigInt.asIntN(Number(bits), v);
+            const r = cc === 4 ? v << BigInt(n) : cc === 5 ? v >> BigInt(n) : sv >> BigInt(n);
+            const out = cc === 4 ? (v << BigInt(n)) >> bits : ((cc === 7 ? sv : v) >> BigInt(n - 1)) & 1n;
+            const rl = Number(BigInt.asUintN(Number(bits), r));
+            const cf = Number(out & 1n);
+            // OF by the count-1 formula: shl MSB(result) ^ CF, shr the operand's MSB, sar 0.
+            const of = cc === 4 ? msb(rl, 0, size) ^ cf : cc === 5 ? Number((v >> (bits - 1n)) & 1n) : 0;
+            expect([size, n, ...f(msb, Number(v), n, size)]).toEqual([size, n, rl, cf, of]);
+          }
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { CPU_CORE_BEGIN, CPU_CORE_END, cpuCoreSource } from './cpu-core-source.js';
 import { CPU_STATE_BEGIN, CPU_STATE_END, cpuStateSource } from './cpu-state-source.js';
 import { EXEC_ALU_BEGIN, EXEC_ALU_END, execAluSource } from './exec-alu-source.js';
+import { EXEC_SHIFT_BEGIN, EXEC_SHIFT_END, execShiftSource } from './exec-shift-source.js';
 import { DISPATCH_BEGIN, DISPATCH_END, interpreterDispatch } from './interpreter-dispatch.js';
 
 /** A part of a checked-in source file that a generator writes, between two marker lines. */
@@ -22,6 +23,7 @@ export const GENERATED_PARTS: readonly GeneratedPart[] = [
   { file: 'cpu-state.ts', begin: CPU_STATE_BEGIN, end: CPU_STATE_END, text: cpuStateSource },
   { file: 'cpu-core.ts', begin: CPU_CORE_BEGIN, end: CPU_CORE_END, text: cpuCoreSource },
   { file: 'exec-alu.ts', begin: EXEC_ALU_BEGIN, end: EXEC_ALU_END, text: execAluSource },
+  { file: 'exec-shift.ts', begin: EXEC_SHIFT_BEGIN, end: EXEC_SHIFT_END, text: execShiftSource },
 ];
 
 /** `source` (the text of `part.file`) with its generated part replaced by what the generator gives now. */

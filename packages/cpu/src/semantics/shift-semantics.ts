@@ -125,3 +125,46 @@ export function shiftImm64Result(
     '}',
   ];
 }
+
+/**
+ * shl/shr/sar of the 8/16-bit value `l` (zero-extended) by a count `n` in 1..31 (the count is masked
+ * to 5 bits below 64 bits, so it may pass the width): the result, CF (the last bit shifted out, 0 once
+ * a left shift passes the width) and OF as the count-1 formula gives it. `size` is known or the name
+ * of a local; `mask` its value mask and `sext` `l` sign-extended (for sar), as source text.
+ * @see Intel SDM Vol. 2B (SAL/SAR/SHL/SHR)
+ */
+export function shiftNarrowResult(
+  cc: number,
+  n: string,
+  s: {
+    readonly size: string;
+    readonly l: string;
+    readonly mask: string;
+    readonly sext: string;
+    readonly rl: string;
+    readonly cf: string;
+    readonly of: string;
+    readonly decl: string;
+  },
+): string[] {
+  const { size, l, mask, rl, cf, of, decl } = s;
+  if (cc === SHIFT_SHL) {
+    return [
+      `${decl}${rl} = (${l} << ${n}) & ${mask};`,
+      `${decl}${cf} = ${n} <= ${size} * 8 ? (${l} >>> (${size} * 8 - ${n})) & 1 : 0;`,
+      `${decl}${of} = msb(${rl}, 0, ${size}) ^ ${cf};`,
+    ];
+  }
+  if (cc === SHIFT_SHR) {
+    return [
+      `${decl}${rl} = (${l} >>> ${n}) & ${mask};`,
+      `${decl}${cf} = (${l} >>> (${n} - 1)) & 1;`,
+      `${decl}${of} = msb(${l}, 0, ${size});`,
+    ];
+  }
+  return [
+    `${decl}${rl} = (${s.sext} >> ${n}) & ${mask};`,
+    `${decl}${cf} = (${s.sext} >> (${n} - 1)) & 1;`,
+    `${decl}${of} = 0;`,
+  ];
+}
