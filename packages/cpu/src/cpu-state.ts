@@ -20,7 +20,29 @@ export class CpuState {
   flags = 2;
   /** Second return value of helpers that produce 64 bits (the high half). */
   vh = 0;
-  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record, flags and conditions from src/semantics/cpu-state-source.ts
+
+  /** Folds the lazy state into `flags` and returns the full RFLAGS value. */
+  materialize(): number {
+    if (this.lop !== 0 /* LazyOp.None */) {
+      const bits =
+        this.getCF() |
+        (this.getPF() << 2) |
+        (this.getAF() << 4) |
+        (this.getZF() << 6) |
+        (this.getSF() << 7) |
+        (this.getOF() << 11);
+      this.flags = (this.flags & ~ARITH) | bits | 2;
+      this.lop = 0 /* LazyOp.None */;
+    }
+    return this.flags;
+  }
+
+  /** Replaces the arithmetic flags selected by `mask` with `bits`. */
+  setArith(mask: number, bits: number): void {
+    this.flags = (this.materialize() & ~mask) | (bits & mask);
+  }
+
+  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record, flags, conditions and register access from src/semantics/cpu-state-source.ts
   lop = 0;
   lsz = 4;
   ldl = 0;
@@ -201,30 +223,9 @@ export class CpuState {
     }
     return (r ^ (cc & 1)) !== 0;
   }
-  // @generated-end
-
-  /** Folds the lazy state into `flags` and returns the full RFLAGS value. */
-  materialize(): number {
-    if (this.lop !== 0 /* LazyOp.None */) {
-      const bits =
-        this.getCF() |
-        (this.getPF() << 2) |
-        (this.getAF() << 4) |
-        (this.getZF() << 6) |
-        (this.getSF() << 7) |
-        (this.getOF() << 11);
-      this.flags = (this.flags & ~ARITH) | bits | 2;
-      this.lop = 0 /* LazyOp.None */;
-    }
-    return this.flags;
-  }
-
-  /** Replaces the arithmetic flags selected by `mask` with `bits`. */
-  setArith(mask: number, bits: number): void {
-    this.flags = (this.materialize() & ~mask) | (bits & mask);
-  }
 
   /** Reads register `r` at `size` bytes (zero-extended); the high half goes to `vh`. */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   getR(r: number, size: number): number {
     switch (size) {
       case 8:
@@ -235,14 +236,15 @@ export class CpuState {
         return this.R[r];
       case 2:
         this.vh = 0;
-        return this.R[r] & 0xffff;
+        return (this.R[r] & 0xffff);
       default:
         this.vh = 0;
-        return r < 16 ? this.R[r] & 0xff : (this.R[r - 16] >>> 8) & 0xff;
+        return (r < 16 ? (this.R[r] & 0xff) : ((this.R[r - 16] >>> 8) & 0xff));
     }
   }
 
   /** Writes register `r` with x86 width rules: 32-bit writes zero the upper half, 8/16-bit merge. */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   setR(r: number, size: number, lo: number, hi: number): void {
     switch (size) {
       case 8:
@@ -261,4 +263,5 @@ export class CpuState {
         else this.R[r - 16] = (this.R[r - 16] & ~0xff00) | ((lo & 0xff) << 8);
     }
   }
+  // @generated-end
 }

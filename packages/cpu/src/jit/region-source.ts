@@ -14,6 +14,7 @@ import {
 import { eaResult } from '../semantics/ea-semantics.js';
 import { accExtend } from '../semantics/extend-semantics.js';
 import { lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
+import { type RegStage, regRead, regWrite } from '../semantics/reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
@@ -44,6 +45,9 @@ export interface RegionSource {
    */
   readonly exits: number;
 }
+
+/** The region's registers: locals `L0`/`H0`… (int32 halves), loaded once and written back at exits. */
+const LOCALS: RegStage = { lo: (r) => `L${r}`, hi: (r) => `H${r}` };
 
 /** What generated code does after a call that may fault (the call left the fault in F.f). */
 const FAULT = 'if (F.f !== null) { flt = 1; break L; }';
@@ -317,46 +321,24 @@ export class RegionEmitter {
 
   // --- registers -------------------------------------------------------------------------------
 
+  /** Register `r` read at `size` bytes (reg-semantics.ts over the register locals): its low half. */
   private getLo(r: number, size: number): string {
-    if (size === 1 && r >= 16) {
-      this.used.add(r - 16);
-      return `((L${r - 16} >>> 8) & 0xff)`;
-    }
-    this.used.add(r);
-    if (size === 2) return `(L${r} & 0xffff)`;
-    if (size === 1) return `(L${r} & 0xff)`;
-    return `L${r}`;
+    this.used.add(size === 1 && r >= 16 ? r - 16 : r);
+    return regRead(size, r, LOCALS).lo;
   }
 
   private getHi(r: number, size: number): string {
     if (size !== 8) return '0';
     this.used.add(r);
-    return `H${r}`;
+    return regRead(size, r, LOCALS).hi;
   }
 
+  /** Register `r` written at `size` bytes (reg-semantics.ts' width rules over the register locals). */
   private setR(r: number, size: number, lo: string, hi: string): void {
-    if (size === 1 && r >= 16) {
-      const q = r - 16;
-      this.used.add(q);
-      this.written.add(q);
-      this.emit(`L${q} = (L${q} & ~0xff00) | ((${lo} & 0xff) << 8);`);
-      return;
-    }
-    this.used.add(r);
-    this.written.add(r);
-    switch (size) {
-      case 8:
-        this.emit(`L${r} = ${lo}; H${r} = ${hi};`);
-        return;
-      case 4:
-        this.emit(`L${r} = ${lo}; H${r} = 0;`);
-        return;
-      case 2:
-        this.emit(`L${r} = (L${r} & ~0xffff) | (${lo} & 0xffff);`);
-        return;
-      default:
-        this.emit(`L${r} = (L${r} & ~0xff) | (${lo} & 0xff);`);
-    }
+    const q = size === 1 && r >= 16 ? r - 16 : r;
+    this.used.add(q);
+    this.written.add(q);
+    this.emit(regWrite(size, r, lo, hi, LOCALS).join(' '));
   }
 
   // --- memory ----------------------------------------------------------------------------------

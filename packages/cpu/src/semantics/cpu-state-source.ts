@@ -12,10 +12,11 @@ import {
 } from './flag-semantics.js';
 import { LAZY_FIELDS, LAZY_READS, lazyStore } from './lazy-record.js';
 import { indent, lazyName, numbered } from './numbered.js';
+import { type RegStage, regRead, regWrite } from './reg-semantics.js';
 
 /** The lines that delimit CpuState's generated part in cpu-state.ts. */
 export const CPU_STATE_BEGIN =
-  '  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record, flags and conditions from src/semantics/cpu-state-source.ts';
+  '  // @generated-begin: scripts/gen-dispatch.mjs writes the lazy-flag record, flags, conditions and register access from src/semantics/cpu-state-source.ts';
 export const CPU_STATE_END = '  // @generated-end';
 
 /** The kinds setLazy records (all but the result kind, which setResult records). */
@@ -139,11 +140,46 @@ function cond(): string[] {
   ];
 }
 
+/** CpuState's registers: `this.R[r]`/`this.H[r]`. */
+const REGS: RegStage = { lo: (r) => `this.R[${r}]`, hi: (r) => `this.H[${r}]` };
+
+/** getR and setR, one case per operand size, from reg-semantics.ts (the compiler's register reads and writes too). */
+function registers(): string[] {
+  const read: string[] = [];
+  const write: string[] = [];
+  for (const size of [8, 4, 2, 1]) {
+    read.push(size === 1 ? '    default:' : `    case ${size}:`);
+    const x = regRead(size, 'r', REGS);
+    read.push(`      this.vh = ${x.hi};`, `      return ${x.lo};`);
+    write.push(size === 1 ? '    default:' : `    case ${size}:`);
+    write.push(...regWrite(size, 'r', 'lo', 'hi', REGS).map((l) => `      ${l}`));
+    if (size !== 1) write.push('      return;');
+  }
+  return [
+    '/** Reads register `r` at `size` bytes (zero-extended); the high half goes to `vh`. */',
+    FORMAT,
+    'getR(r: number, size: number): number {',
+    '  switch (size) {',
+    ...read,
+    '  }',
+    '}',
+    '',
+    '/** Writes register `r` with x86 width rules: 32-bit writes zero the upper half, 8/16-bit merge. */',
+    FORMAT,
+    'setR(r: number, size: number, lo: number, hi: number): void {',
+    '  switch (size) {',
+    ...write,
+    '  }',
+    '}',
+  ];
+}
+
 /**
  * CpuState's lazy-flag record (its fields, in {@link LAZY_FIELDS}' order, and the setters the
  * executors record through), the flags it evaluates to and the conditions over them, as the source
  * text scripts/gen-dispatch.mjs writes into cpu-state.ts. The flag and condition formulas are
- * flag-semantics.ts', which the compiler writes its flag reads from.
+ * flag-semantics.ts', which the compiler writes its flag reads from; getR and setR are
+ * reg-semantics.ts', as the compiler's register reads and writes are.
  */
 export function cpuStateSource(): string {
   const fields = LAZY_FIELDS.map((f) => `${f.field} = ${f.init};`);
@@ -186,6 +222,8 @@ export function cpuStateSource(): string {
         ...kindGetter('getAF', 4, (k) => afOf(k, RUN_TIME)),
         '',
         ...cond(),
+        '',
+        ...registers(),
       ],
       '  ',
     ),
