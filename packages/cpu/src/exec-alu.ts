@@ -4,7 +4,7 @@ import { ExceptionVector } from './exception-vector.js';
 import type { Insn } from './insn.js';
 import { sizeMask } from './lazy-flags.js';
 
-// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary and execAluReg from src/semantics/exec-alu-source.ts
+// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg and execExtend from src/semantics/exec-alu-source.ts
 /**
  * add/or/adc/sbb/and/sub/xor/cmp/test in every operand form and size, with lazily computed flags.
  * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
@@ -179,6 +179,24 @@ export function execAluReg(c: CpuCore, i: Insn): void {
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }
+
+/**
+ * movzx/movsx/movsxd: widen the source to the destination size.
+ * @see Intel SDM Vol. 2B (MOVZX, MOVSX/MOVSXD)
+ */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+export function execExtend(c: CpuCore, i: Insn): void {
+  let v = readSrc2(c, i);
+  let h = 0;
+  if (i.op === 9 /* Op.Movsx */) {
+    if (i.size2 === 1) { v = (v << 24) >> 24; h = (v >> 31); }
+    else if (i.size2 === 2) { v = (v << 16) >> 16; h = (v >> 31); }
+    else h = (v >> 31);
+  } else if (i.size2 === 8) h = c.vh;
+  c.setR(i.dr, i.size, v, h);
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
 // @generated-end
 
 /** Reads the source at its own size (`size2`), zero-extended; high half to `vh`. */
@@ -186,23 +204,6 @@ function readSrc2(c: CpuCore, i: Insn): number {
   if (i.sk === 1 /* OperandKind.Reg */) return c.getR(i.sr, i.size2);
   const lo = c.ea(i);
   return c.load(lo, c.eah, i.size2);
-}
-
-/**
- * movzx/movsx/movsxd: widen the source to the destination size.
- * @see Intel SDM Vol. 2B (MOVZX, MOVSX/MOVSXD)
- */
-export function execExtend(c: CpuCore, i: Insn): void {
-  let v = readSrc2(c, i);
-  let h = 0;
-  if (i.op === 9 /* Op.Movsx */) {
-    if (i.size2 === 1) v = (v << 24) >> 24;
-    else if (i.size2 === 2) v = (v << 16) >> 16;
-    h = v >> 31;
-  } else if (i.size2 === 8) h = c.vh;
-  c.setR(i.dr, i.size, v, h);
-  c.ripLo = i.nl;
-  c.ripHi = i.nh;
 }
 
 /** Writes a register or memory destination without reading it first. */

@@ -12,7 +12,7 @@ import {
   notResult,
 } from '../semantics/alu-semantics.js';
 import { eaResult } from '../semantics/ea-semantics.js';
-import { accExtend } from '../semantics/extend-semantics.js';
+import { accExtend, widen } from '../semantics/extend-semantics.js';
 import { lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
 import { type RegStage, regRead, regWrite } from '../semantics/reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
@@ -508,11 +508,9 @@ export class RegionEmitter {
           this.ea(k, i);
           this.load(i.size2, `a${k}`, `e${k}`, `v${k}`, `w${k}`);
         }
-        if (op === Op.Movsx) {
-          if (i.size2 === 1) this.emit(`v${k} = (v${k} << 24) >> 24;`);
-          else if (i.size2 === 2) this.emit(`v${k} = (v${k} << 16) >> 16;`);
-          this.setR(i.dr, i.size, `v${k}`, `(v${k} >> 31)`);
-        } else this.setR(i.dr, i.size, `v${k}`, i.size2 === 8 ? `w${k}` : '0');
+        const x = widen(op, i.size2, `v${k}`, `w${k}`);
+        for (const line of x.lines) this.emit(line);
+        this.setR(i.dr, i.size, x.lo, x.hi);
         return;
       }
       case Op.Add:

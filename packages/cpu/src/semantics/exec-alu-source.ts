@@ -1,10 +1,11 @@
 import { Op } from '../op.js';
 import { type AluStage, aluResult, incDecResult, negResult, notResult } from './alu-semantics.js';
+import { widen } from './extend-semantics.js';
 import { indent, numbered } from './numbered.js';
 
 /** The lines that delimit exec-alu.ts's generated part. */
 export const EXEC_ALU_BEGIN =
-  '// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary and execAluReg from src/semantics/exec-alu-source.ts';
+  '// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg and execExtend from src/semantics/exec-alu-source.ts';
 export const EXEC_ALU_END = '// @generated-end';
 
 const FORMAT = '// biome-ignore format: generated (the formatter would re-wrap what the generator writes)';
@@ -191,11 +192,40 @@ function execAluReg(): string[] {
   ];
 }
 
+function execExtend(): string[] {
+  const sx = (size2: number) => {
+    const x = widen(Op.Movsx, size2, 'v', 'c.vh');
+    return [...x.lines, `h = ${x.hi};`];
+  };
+  const one = (lines: string[]) => (lines.length === 1 ? ` ${lines[0]}` : ` { ${lines.join(' ')} }`);
+  return [
+    '/**',
+    ' * movzx/movsx/movsxd: widen the source to the destination size.',
+    ' * @see Intel SDM Vol. 2B (MOVZX, MOVSX/MOVSXD)',
+    ' */',
+    FORMAT,
+    'export function execExtend(c: CpuCore, i: Insn): void {',
+    ...body([
+      'let v = readSrc2(c, i);',
+      'let h = 0;',
+      'if (i.op === #Op.Movsx) {',
+      `  if (i.size2 === 1)${one(sx(1))}`,
+      `  else if (i.size2 === 2)${one(sx(2))}`,
+      `  else${one(sx(4))}`,
+      `} else if (i.size2 === 8) h = ${widen(Op.Movzx, 8, 'v', 'c.vh').hi};`,
+      'c.setR(i.dr, i.size, v, h);',
+      'c.ripLo = i.nl;',
+      'c.ripHi = i.nh;',
+    ]),
+    '}',
+  ];
+}
+
 /**
- * execAlu, execUnary and execAluReg, the interpreter's executors of the ALU ops in the forms its
- * dispatch does not run inline, with their results from alu-semantics.ts (the compiler's and the
- * dispatch's source too), as the text scripts/gen-dispatch.mjs writes into exec-alu.ts.
+ * execAlu, execUnary, execAluReg and execExtend, the interpreter's executors of the ALU ops in the forms its
+ * dispatch does not run inline, and of movzx/movsx, with their results from alu-semantics.ts and
+ * extend-semantics.ts (the compiler's and the dispatch's source too), as the text scripts/gen-dispatch.mjs writes into exec-alu.ts.
  */
 export function execAluSource(): string {
-  return numbered(indent([...execAlu(), '', ...execUnary(), '', ...execAluReg()], ''));
+  return numbered(indent([...execAlu(), '', ...execUnary(), '', ...execAluReg(), '', ...execExtend()], ''));
 }

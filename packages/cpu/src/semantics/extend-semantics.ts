@@ -24,3 +24,23 @@ export function accExtend(op: number, size: number, l: string, h: string): AccEx
   if (size === 4) return { reg: 2, size, lo: `(${l} >> 31)`, hi: '0' };
   return { reg: 2, size: 8, lo: `(${h} >> 31)`, hi: `(${h} >> 31)` };
 }
+
+/** A widened value: statements to run first, then its halves as expressions. */
+export interface Widened {
+  readonly lines: string[];
+  readonly lo: string;
+  readonly hi: string;
+}
+
+/**
+ * movzx (Op.Movzx) or movsx/movsxd (Op.Movsx) of a `size2`-byte source held zero-extended in `v` (its
+ * high half in `vh`, read at 8 bytes only): the value the destination gets, as 64-bit halves. A
+ * sign extension rewrites `v` in place (`v` names a `let`).
+ * @see Intel SDM Vol. 2B (MOVZX, MOVSX/MOVSXD)
+ */
+export function widen(op: number, size2: number, v: string, vh: string): Widened {
+  if (op === Op.Movzx) return { lines: [], lo: v, hi: size2 === 8 ? vh : '0' };
+  if (op !== Op.Movsx) throw new Error(`int3 semantics: op ${op} widens nothing`);
+  const shift = size2 === 1 ? 24 : size2 === 2 ? 16 : 0;
+  return { lines: shift === 0 ? [] : [`${v} = (${v} << ${shift}) >> ${shift};`], lo: v, hi: `(${v} >> 31)` };
+}
