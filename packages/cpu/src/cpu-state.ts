@@ -1,5 +1,5 @@
 import { imulOverflow } from './imul-overflow.js';
-import { msb, PARITY } from './lazy-flags.js';
+import { LazyOp, msb, PARITY } from './lazy-flags.js';
 
 const ARITH = 0x8d5;
 
@@ -23,7 +23,7 @@ export class CpuState {
 
   /** Folds the lazy state into `flags` and returns the full RFLAGS value. */
   materialize(): number {
-    if (this.lop !== 0 /* LazyOp.None */) {
+    if (this.lop !== LazyOp.None) {
       const bits =
         this.getCF() |
         (this.getPF() << 2) |
@@ -32,7 +32,7 @@ export class CpuState {
         (this.getSF() << 7) |
         (this.getOF() << 11);
       this.flags = (this.flags & ~ARITH) | bits | 2;
-      this.lop = 0 /* LazyOp.None */;
+      this.lop = LazyOp.None;
     }
     return this.flags;
   }

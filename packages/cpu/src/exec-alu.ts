@@ -1,8 +1,9 @@
 import type { CpuCore } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
-import type { Insn } from './insn.js';
-import { sizeMask } from './lazy-flags.js';
+import { type Insn, OperandKind } from './insn.js';
+import { LazyOp, sizeMask } from './lazy-flags.js';
+import { Op } from './op.js';
 
 // @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg and execExtend from src/semantics/exec-alu-source.ts
 /**
@@ -201,14 +202,14 @@ export function execExtend(c: CpuCore, i: Insn): void {
 
 /** Reads the source at its own size (`size2`), zero-extended; high half to `vh`. */
 function readSrc2(c: CpuCore, i: Insn): number {
-  if (i.sk === 1 /* OperandKind.Reg */) return c.getR(i.sr, i.size2);
+  if (i.sk === OperandKind.Reg) return c.getR(i.sr, i.size2);
   const lo = c.ea(i);
   return c.load(lo, c.eah, i.size2);
 }
 
 /** Writes a register or memory destination without reading it first. */
 export function writeOperand(c: CpuCore, i: Insn, lo: number, hi: number): void {
-  if (i.dk === 1 /* OperandKind.Reg */) c.setR(i.dr, i.size, lo, hi);
+  if (i.dk === OperandKind.Reg) c.setR(i.dr, i.size, lo, hi);
   else {
     const a = c.ea(i);
     c.store(a, c.eah, i.size, lo, hi);
@@ -220,7 +221,7 @@ export function writeOperand(c: CpuCore, i: Insn, lo: number, hi: number): void 
  * @see Intel SDM Vol. 2B (SETcc) and Vol. 2A (CMOVcc)
  */
 export function execConditional(c: CpuCore, i: Insn): void {
-  if (i.op === 40 /* Op.Setcc */) writeOperand(c, i, c.cond(i.cc) ? 1 : 0, 0);
+  if (i.op === Op.Setcc) writeOperand(c, i, c.cond(i.cc) ? 1 : 0, 0);
   else {
     const v = c.readSrc(i);
     const h = c.vh;
@@ -241,10 +242,10 @@ export function execExchange(c: CpuCore, i: Insn): void {
   const dh = c.vh;
   const sl = c.getR(i.sr, size);
   const sh = c.vh;
-  if (i.op === 45 /* Op.Xchg */) {
+  if (i.op === Op.Xchg) {
     c.writeDst(i, sl, sh);
     c.setR(i.sr, size, dl, dh);
-  } else if (i.op === 47 /* Op.Xadd */) {
+  } else if (i.op === Op.Xadd) {
     let rl: number;
     let rh = 0;
     if (size === 8) {
@@ -252,14 +253,14 @@ export function execExchange(c: CpuCore, i: Insn): void {
       rl = l | 0;
       rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
     } else rl = (dl + sl) & sizeMask(size);
-    if (i.dk === 1 /* OperandKind.Reg */) {
+    if (i.dk === OperandKind.Reg) {
       c.setR(i.sr, size, dl, dh);
       c.setR(i.dr, size, rl, rh);
     } else {
       c.writeDst(i, rl, rh);
       c.setR(i.sr, size, dl, dh);
     }
-    c.setLazy(1 /* LazyOp.Add */, size, dl, dh, sl, sh, rl, rh, 0);
+    c.setLazy(LazyOp.Add, size, dl, dh, sl, sh, rl, rh, 0);
   } else {
     const al = c.getR(0, size);
     const ah = c.vh;
@@ -273,10 +274,10 @@ export function execExchange(c: CpuCore, i: Insn): void {
     if (al === dl && ah === dh) c.writeDst(i, sl, sh);
     else {
       // A failed compare writes a memory destination back unchanged (locked cycle); a register is untouched.
-      if (i.dk === 2 /* OperandKind.Mem */) c.writeDst(i, dl, dh);
+      if (i.dk === OperandKind.Mem) c.writeDst(i, dl, dh);
       c.setR(0, size, dl, dh);
     }
-    c.setLazy(2 /* LazyOp.Sub */, size, al, ah, dl, dh, rl, rh, 0);
+    c.setLazy(LazyOp.Sub, size, al, ah, dl, dh, rl, rh, 0);
   }
   c.ripLo = i.nl;
   c.ripHi = i.nh;

@@ -1,5 +1,6 @@
 import type { CpuCore } from './cpu-core.js';
-import type { Insn } from './insn.js';
+import { type Insn, OperandKind } from './insn.js';
+import { Op } from './op.js';
 
 function bswap32(v: number): number {
   return ((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24);
@@ -22,7 +23,7 @@ function popcount32(v: number): number {
  */
 export function execBitScan(c: CpuCore, i: Insn): void {
   const size = i.size;
-  if (i.op === 48 /* Op.Bswap */) {
+  if (i.op === Op.Bswap) {
     const r = i.dr;
     if (size === 8) {
       const l = c.R[r];
@@ -38,22 +39,22 @@ export function execBitScan(c: CpuCore, i: Insn): void {
     const low = h !== 0 && l === 0;
     let r = 0;
     switch (i.op) {
-      case 49 /* Op.Bsf */:
-      case 51 /* Op.Tzcnt */:
+      case Op.Bsf:
+      case Op.Tzcnt:
         r = zero ? bits : low ? 32 + ctz32(h) : ctz32(l);
         break;
-      case 50 /* Op.Bsr */:
-      case 52 /* Op.Lzcnt */:
+      case Op.Bsr:
+      case Op.Lzcnt:
         r = zero ? bits : size === 8 ? (h !== 0 ? Math.clz32(h) : 32 + Math.clz32(l)) : Math.clz32(l) - (32 - bits);
-        if (i.op === 50 /* Op.Bsr */) r = bits - 1 - r;
+        if (i.op === Op.Bsr) r = bits - 1 - r;
         break;
       default:
         r = popcount32(l) + popcount32(h);
     }
-    if (i.op === 49 /* Op.Bsf */ || i.op === 50 /* Op.Bsr */) {
+    if (i.op === Op.Bsf || i.op === Op.Bsr) {
       if (!zero) c.setR(i.dr, size, r, 0);
       c.setArith(0x40, zero ? 0x40 : 0);
-    } else if (i.op === 53 /* Op.Popcnt */) {
+    } else if (i.op === Op.Popcnt) {
       c.setR(i.dr, size, r, 0);
       c.setArith(0x8d5, zero ? 0x40 : 0);
     } else {
@@ -78,12 +79,12 @@ export function execBitTest(c: CpuCore, i: Insn): void {
   let hi = 0;
   let dl: number;
   let dh: number;
-  if (i.sk === 3 /* OperandKind.Imm */) off = i.il & (bits - 1);
+  if (i.sk === OperandKind.Imm) off = i.il & (bits - 1);
   else off = c.getR(i.sr, size);
-  if (i.dk === 2 /* OperandKind.Mem */) {
+  if (i.dk === OperandKind.Mem) {
     lo = c.ea(i);
     hi = c.eah;
-    if (i.sk !== 3 /* OperandKind.Imm */) {
+    if (i.sk !== OperandKind.Imm) {
       // Step 1: the signed bit offset's byte part, (offset >> 3) aligned down to the operand size.
       const oh = size === 8 ? c.vh : size === 4 ? off >> 31 : ((off << 16) >> 16) >> 31;
       const sl = size === 2 ? (off << 16) >> 16 : off;
@@ -110,7 +111,7 @@ export function execBitTest(c: CpuCore, i: Insn): void {
     w = i.cc === 1 ? w | m : i.cc === 2 ? w & ~m : w ^ m;
     if (inHi) dh = w;
     else dl = w;
-    if (i.dk === 2 /* OperandKind.Mem */) c.store(lo, hi, size, dl, dh);
+    if (i.dk === OperandKind.Mem) c.store(lo, hi, size, dl, dh);
     else c.setR(i.dr, size, dl, dh);
   }
   c.setArith(1, cf);

@@ -3,6 +3,8 @@ import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
 import { umulHigh32 } from './imul-overflow.js';
 import type { Insn } from './insn.js';
+import { LazyOp } from './lazy-flags.js';
+import { Op } from './op.js';
 
 const TWO32 = 4294967296;
 let mulHi = 0;
@@ -68,7 +70,7 @@ export function execMul(c: CpuCore, i: Insn): void {
   const size = i.size;
   const s = c.readSrc(i);
   const sh = c.vh;
-  const signed = i.op === 27 /* Op.Imul1 */;
+  const signed = i.op === Op.Imul1;
   let lo: number;
   let over: boolean;
   if (size === 1 || size === 2) {
@@ -133,7 +135,7 @@ export function execImul2(c: CpuCore, i: Insn): void {
   if (size === 2) rl &= 0xffff;
   else if (size === 8) rh = (umulHigh32(al, bl) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0;
   c.setR(i.dr, size, rl, rh);
-  c.setLazy(7 /* LazyOp.Imul */, size, al, ah, bl, bh, rl, rh, 0);
+  c.setLazy(LazyOp.Imul, size, al, ah, bl, bh, rl, rh, 0);
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }
@@ -190,7 +192,7 @@ function neg128(n3: number, n2: number, n1: number, n0: number): void {
  */
 export function execDiv(c: CpuCore, i: Insn): void {
   const size = i.size;
-  const signed = i.op === 31 /* Op.Idiv */;
+  const signed = i.op === Op.Idiv;
   const dl = c.readSrc(i);
   const dh = c.vh;
   if (dl === 0 && dh === 0) divideError();

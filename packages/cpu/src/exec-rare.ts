@@ -6,6 +6,7 @@ import { execDoubleShift } from './exec-shift.js';
 import { execString } from './exec-string.js';
 import type { Insn } from './insn.js';
 
+// @generated-begin: scripts/gen-dispatch.mjs writes execRare from the table in src/semantics/executors.ts
 /**
  * The instructions the run loop does not dispatch inline: multiply/divide, double shifts, exchanges,
  * bit scans and tests, string instructions, then flags and system instructions. Returns 1 for hlt,
@@ -62,3 +63,4 @@ export function execRare(c: CpuSystem, i: Insn): number {
       return c.execFlags(i);
   }
 }
+// @generated-end

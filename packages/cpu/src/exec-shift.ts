@@ -1,6 +1,7 @@
 import type { CpuCore } from './cpu-core.js';
-import type { Insn } from './insn.js';
+import { type Insn, OperandKind } from './insn.js';
 import { msb, sizeMask } from './lazy-flags.js';
+import { Op } from './op.js';
 
 let hiOut = 0;
 
@@ -33,7 +34,7 @@ function signExtend(v: number, size: number): number {
 }
 
 function count(c: CpuCore, i: Insn): number {
-  return (i.sk === 3 /* OperandKind.Imm */ ? i.il : c.R[1]) & (i.size === 8 ? 63 : 31);
+  return (i.sk === OperandKind.Imm ? i.il : c.R[1]) & (i.size === 8 ? 63 : 31);
 }
 
 // @generated-begin: scripts/gen-dispatch.mjs writes execShift from src/semantics/exec-shift-source.ts
@@ -207,7 +208,7 @@ export function execDoubleShift(c: CpuCore, i: Insn): void {
     let rl: number;
     let rh = 0;
     let cf: number;
-    if (i.op === 25 /* Op.Shld */) {
+    if (i.op === Op.Shld) {
       if (size === 8) {
         rl = shl64(l, h, n);
         rh = hiOut;
@@ -240,7 +241,7 @@ export function execDoubleShift(c: CpuCore, i: Insn): void {
     }
     c.writeDst(i, rl, rh);
     c.setResult(size, rl, rh, cf, msb(rl, rh, size) ^ msb(l, h, size));
-  } else if (i.dk === 1 /* OperandKind.Reg */ && size === 4) c.H[i.dr] = 0;
+  } else if (i.dk === OperandKind.Reg && size === 4) c.H[i.dr] = 0;
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }

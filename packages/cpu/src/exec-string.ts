@@ -1,6 +1,7 @@
 import type { CpuCore } from './cpu-core.js';
 import type { Insn } from './insn.js';
-import { sizeMask } from './lazy-flags.js';
+import { LazyOp, sizeMask } from './lazy-flags.js';
+import { Op } from './op.js';
 
 /** Adds `delta` to register `r` at the string instruction's address size. */
 function advance(c: CpuCore, r: number, delta: number, a32: boolean): void {
@@ -33,35 +34,33 @@ export function execString(c: CpuCore, i: Insn): void {
   const rep = i.cc;
   const step = c.flags & 0x400 ? -size : size;
   const op = i.op;
-  const compares = op === 58 /* Op.Cmps */ || op === 59 /* Op.Scas */;
+  const compares = op === Op.Cmps || op === Op.Scas;
   for (;;) {
     if (rep !== 0 && c.R[1] === 0 && (a32 || c.H[1] === 0)) break;
     const di = c.R[7];
     const dh = a32 ? 0 : c.H[7];
     switch (op) {
-      case 55 /* Op.Movs */:
-        {
-          const v = c.load(source(c, i, a32), c.eah, size);
-          c.store(di, dh, size, v, c.vh);
-          advance(c, 6, step, a32);
-          advance(c, 7, step, a32);
-          break;
-        }
-      case 56 /* Op.Stos */:
+      case Op.Movs: {
+        const v = c.load(source(c, i, a32), c.eah, size);
+        c.store(di, dh, size, v, c.vh);
+        advance(c, 6, step, a32);
+        advance(c, 7, step, a32);
+        break;
+      }
+      case Op.Stos:
         c.store(di, dh, size, c.R[0], c.H[0]);
         advance(c, 7, step, a32);
         break;
-      case 57 /* Op.Lods */:
-        {
-          const v = c.load(source(c, i, a32), c.eah, size);
-          c.setR(0, size, v, c.vh);
-          advance(c, 6, step, a32);
-          break;
-        }
+      case Op.Lods: {
+        const v = c.load(source(c, i, a32), c.eah, size);
+        c.setR(0, size, v, c.vh);
+        advance(c, 6, step, a32);
+        break;
+      }
       default: {
         let al: number;
         let ah: number;
-        if (op === 58 /* Op.Cmps */) {
+        if (op === Op.Cmps) {
           al = c.load(source(c, i, a32), c.eah, size);
           ah = c.vh;
         } else {
@@ -77,8 +76,8 @@ export function execString(c: CpuCore, i: Insn): void {
           rl = x | 0;
           rh = (ah - bh - (x < 0 ? 1 : 0)) | 0;
         } else rl = (al - bl) & sizeMask(size);
-        c.setLazy(2 /* LazyOp.Sub */, size, al, ah, bl, bh, rl, rh, 0);
-        if (op === 58 /* Op.Cmps */) advance(c, 6, step, a32);
+        c.setLazy(LazyOp.Sub, size, al, ah, bl, bh, rl, rh, 0);
+        if (op === Op.Cmps) advance(c, 6, step, a32);
         advance(c, 7, step, a32);
       }
     }

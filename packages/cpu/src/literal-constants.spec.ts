@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryForm, OperandKind } from './insn.js';
 import { LazyOp } from './lazy-flags.js';
 import { Op } from './op.js';
+import { GENERATED_PARTS, partBounds } from './semantics/generated-parts.js';
 
 const SRC = fileURLToPath(new URL('.', import.meta.url));
 const TABLES: Record<string, Record<string, number>> = { Op, LazyOp, MemoryForm, OperandKind };
@@ -20,9 +21,9 @@ function* sources(dir: string): Generator<string> {
 /**
  * The interpreter's hot switches name their cases by number (`case 91 /* Op.AluReg *\/`): a literal
  * lets V8 build a jump table where `case Op.AluReg` would be a property load per case. The run loop's
- * dispatch is generated with them (semantics/interpreter-dispatch.ts); the executors' switches are
- * written so by hand. Each such number is checked here against the table it names, so a renumbered op
- * cannot leave a case behind.
+ * dispatch, CpuState's flags, and the executors generated from src/semantics/ are written with them
+ * by scripts/gen-dispatch.mjs; the hand-written executors name their constants (`Op.Xchg`). Each such
+ * number is checked here against the table it names, so a renumbered op cannot leave a case behind.
  */
 describe('numbered op, lazy-op and operand constants in the sources', () => {
   it('should each equal the constant its comment names', () => {
@@ -47,6 +48,25 @@ describe('numbered op, lazy-op and operand constants in the sources', () => {
       for (const m of text.matchAll(/\b\d+ \/\* (Op|LazyOp|MemoryForm|OperandKind)\.\w+ \*\//g))
         found.push(`${name}: ${m[0]}`);
     }
+    expect(found).toEqual([]);
+  });
+
+  it('should be absent from what is written by hand in the executors and CpuState (numbered only where generated)', () => {
+    const found: string[] = [];
+    const files = [
+      ...readdirSync(SRC).filter((f) => /^exec-.*\.ts$/.test(f) && !f.endsWith('.spec.ts')),
+      'cpu-state.ts',
+    ];
+    for (const name of files) {
+      let text = readFileSync(join(SRC, name), 'utf8');
+      for (const part of GENERATED_PARTS.filter((p) => p.file === name)) {
+        const { begin, end } = partBounds(text, part);
+        text = text.slice(0, begin) + text.slice(end);
+      }
+      for (const m of text.matchAll(/\b\d+ \/\* (Op|LazyOp|MemoryForm|OperandKind)\.\w+ \*\//g))
+        found.push(`${name}: ${m[0]}`);
+    }
+    expect(files.length).toBeGreaterThan(6);
     expect(found).toEqual([]);
   });
 });

@@ -1,50 +1,15 @@
 import type { Insn } from '../insn.js';
 import { Op } from '../op.js';
+import { EXECUTORS } from '../semantics/executors.js';
 
 /**
  * Ops the compiler runs by calling the interpreter's own executor (exec-*.ts) with the registers and
- * flags written back first: one source of truth for their semantics. The value names the executor.
+ * flags written back first: one source of truth for their semantics. The value names the executor
+ * (semantics/executors.ts, the table execRare's switch is generated from).
  */
-export const HELPER_OPS: ReadonlyMap<number, string> = new Map([
-  [Op.Shift, 'execShift'],
-  [Op.Shld, 'execDoubleShift'],
-  [Op.Shrd, 'execDoubleShift'],
-  [Op.Imul1, 'execMul'],
-  [Op.Imul2, 'execImul2'],
-  [Op.Mul, 'execMul'],
-  [Op.Div, 'execDiv'],
-  [Op.Idiv, 'execDiv'],
-  [Op.Xchg, 'execExchange'],
-  [Op.Cmpxchg, 'execExchange'],
-  [Op.Xadd, 'execExchange'],
-  [Op.Bswap, 'execBitScan'],
-  [Op.Bsf, 'execBitScan'],
-  [Op.Bsr, 'execBitScan'],
-  [Op.Tzcnt, 'execBitScan'],
-  [Op.Lzcnt, 'execBitScan'],
-  [Op.Popcnt, 'execBitScan'],
-  [Op.Bt, 'execBitTest'],
-  [Op.Movs, 'execString'],
-  [Op.Stos, 'execString'],
-  [Op.Lods, 'execString'],
-  [Op.Cmps, 'execString'],
-  [Op.Scas, 'execString'],
-  [Op.Push, 'execFlow'],
-  [Op.Pop, 'execFlow'],
-  [Op.CallInd, 'execFlow'],
-  [Op.JmpInd, 'execFlow'],
-  [Op.Leave, 'execFlow'],
-  [Op.Jrcxz, 'execFlow'],
-  [Op.Loop, 'execFlow'],
-  [Op.Clc, 'execFlags'],
-  [Op.Stc, 'execFlags'],
-  [Op.Cmc, 'execFlags'],
-  [Op.Cld, 'execFlags'],
-  [Op.Std, 'execFlags'],
-  [Op.Lahf, 'execFlags'],
-  [Op.Sahf, 'execFlags'],
-  [Op.Pushf, 'execFlags'],
-]);
+export const HELPER_OPS: ReadonlyMap<number, string> = new Map(
+  EXECUTORS.filter((e) => e.compiled).flatMap((e) => e.ops.map((op) => [Op[op], e.exec] as const)),
+);
 
 /** Ops the compiler writes out as JS itself (some forms fall back to the executor of HELPER_OPS). */
 const INLINE_OPS: ReadonlySet<number> = new Set([

@@ -1,6 +1,7 @@
 import { CPU_CORE_BEGIN, CPU_CORE_END, cpuCoreSource } from './cpu-core-source.js';
 import { CPU_STATE_BEGIN, CPU_STATE_END, cpuStateSource } from './cpu-state-source.js';
 import { EXEC_ALU_BEGIN, EXEC_ALU_END, execAluSource } from './exec-alu-source.js';
+import { EXEC_RARE_BEGIN, EXEC_RARE_END, execRareSource } from './exec-rare-source.js';
 import { EXEC_SHIFT_BEGIN, EXEC_SHIFT_END, execShiftSource } from './exec-shift-source.js';
 import { DISPATCH_BEGIN, DISPATCH_END, interpreterDispatch } from './interpreter-dispatch.js';
 
@@ -24,6 +25,7 @@ export const GENERATED_PARTS: readonly GeneratedPart[] = [
   { file: 'cpu-core.ts', begin: CPU_CORE_BEGIN, end: CPU_CORE_END, text: cpuCoreSource },
   { file: 'exec-alu.ts', begin: EXEC_ALU_BEGIN, end: EXEC_ALU_END, text: execAluSource },
   { file: 'exec-shift.ts', begin: EXEC_SHIFT_BEGIN, end: EXEC_SHIFT_END, text: execShiftSource },
+  { file: 'exec-rare.ts', begin: EXEC_RARE_BEGIN, end: EXEC_RARE_END, text: execRareSource },
 ];
 
 /** `source` (the text of `part.file`) with its generated part replaced by what the generator gives now. */
