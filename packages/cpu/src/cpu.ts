@@ -639,7 +639,7 @@ export class Cpu extends CpuTraps {
         case 40 /* Op.Setcc */:
           if (i.dk === 1 /* OperandKind.Reg */ && i.dr < 16) {
             // setcc r8 (not AH..BH): merge 0/1 into the low byte.
-            this.R[i.dr] = (this.R[i.dr] & ~0xff) | (this.cond(i.cc) ? 1 : 0);
+            this.R[i.dr] = (this.R[i.dr] & ~0xff) | ((this.cond(i.cc) ? 1 : 0) & 0xff);
             break;
           }
           execConditional(this, i);
@@ -652,7 +652,7 @@ export class Cpu extends CpuTraps {
             if (this.cond(i.cc)) {
               this.R[i.dr] = this.R[i.sr];
               this.H[i.dr] = w ? this.H[i.sr] : 0;
-            } else if (!w) this.H[i.dr] = 0;
+            } else if (i.size === 4) this.H[i.dr] = 0;
             break;
           }
           execConditional(this, i);

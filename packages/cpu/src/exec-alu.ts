@@ -5,7 +5,7 @@ import { type Insn, OperandKind } from './insn.js';
 import { LazyOp, sizeMask } from './lazy-flags.js';
 import { Op } from './op.js';
 
-// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg and execExtend from src/semantics/exec-alu-source.ts
+// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg, execExtend and execConditional from src/semantics/exec-alu-source.ts
 /**
  * add/or/adc/sbb/and/sub/xor/cmp/test in every operand form and size, with lazily computed flags.
  * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
@@ -198,6 +198,23 @@ export function execExtend(c: CpuCore, i: Insn): void {
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }
+
+/**
+ * setcc and cmovcc (a 32-bit cmov zero-extends its destination even when the condition is false).
+ * @see Intel SDM Vol. 2B (SETcc) and Vol. 2A (CMOVcc)
+ */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+export function execConditional(c: CpuCore, i: Insn): void {
+  if (i.op === 40 /* Op.Setcc */) writeOperand(c, i, (c.cond(i.cc) ? 1 : 0), 0);
+  else {
+    const v = c.readSrc(i);
+    const h = c.vh;
+    if (c.cond(i.cc)) c.setR(i.dr, i.size, v, h);
+    else if (i.size === 4) c.H[i.dr] = 0;
+  }
+  c.ripLo = i.nl;
+  c.ripHi = i.nh;
+}
 // @generated-end
 
 /** Reads the source at its own size (`size2`), zero-extended; high half to `vh`. */
@@ -214,22 +231,6 @@ export function writeOperand(c: CpuCore, i: Insn, lo: number, hi: number): void 
     const a = c.ea(i);
     c.store(a, c.eah, i.size, lo, hi);
   }
-}
-
-/**
- * setcc and cmovcc (a 32-bit cmov zero-extends its destination even when the condition is false).
- * @see Intel SDM Vol. 2B (SETcc) and Vol. 2A (CMOVcc)
- */
-export function execConditional(c: CpuCore, i: Insn): void {
-  if (i.op === Op.Setcc) writeOperand(c, i, c.cond(i.cc) ? 1 : 0, 0);
-  else {
-    const v = c.readSrc(i);
-    const h = c.vh;
-    if (c.cond(i.cc)) c.setR(i.dr, i.size, v, h);
-    else if (i.size === 4) c.H[i.dr] = 0;
-  }
-  c.ripLo = i.nl;
-  c.ripHi = i.nh;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import { eaResult } from '../semantics/ea-semantics.js';
 import { accExtend, widen } from '../semantics/extend-semantics.js';
 import { lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
-import { type RegStage, regRead, regWrite } from '../semantics/reg-semantics.js';
+import { cmovNotTaken, type RegStage, regRead, regWrite, setccValue } from '../semantics/reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
@@ -538,11 +538,11 @@ export class RegionEmitter {
         this.imul(k, i, live);
         return;
       case Op.Setcc: {
-        const c = this.cond(i.cc);
-        if (i.dk === 1) this.setR(i.dr, 1, `(${c} ? 1 : 0)`, '0');
+        const c = setccValue(this.cond(i.cc));
+        if (i.dk === 1) this.setR(i.dr, 1, c, '0');
         else {
           this.ea(k, i);
-          this.store(1, `a${k}`, `e${k}`, `(${c} ? 1 : 0)`, '0');
+          this.store(1, `a${k}`, `e${k}`, c, '0');
           this.emit(`if (B.dead) { ${after} }`);
         }
         return;
@@ -558,10 +558,11 @@ export class RegionEmitter {
         this.emit(`if (${c}) {`);
         this.setR(i.dr, i.size, `v${k}`, `w${k}`);
         this.emit('}');
-        if (i.size === 4) {
+        const otherwise = cmovNotTaken(i.size, i.dr, LOCALS);
+        if (otherwise.length > 0) {
           this.used.add(i.dr);
           this.written.add(i.dr);
-          this.emit(`else H${i.dr} = 0;`);
+          this.emit(`else { ${otherwise.join(' ')} }`);
         }
         return;
       }

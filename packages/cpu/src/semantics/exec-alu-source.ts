@@ -2,10 +2,11 @@ import { Op } from '../op.js';
 import { type AluStage, aluResult, incDecResult, negResult, notResult } from './alu-semantics.js';
 import { widen } from './extend-semantics.js';
 import { indent, numbered } from './numbered.js';
+import { cmovNotTaken, setccValue } from './reg-semantics.js';
 
 /** The lines that delimit exec-alu.ts's generated part. */
 export const EXEC_ALU_BEGIN =
-  '// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg and execExtend from src/semantics/exec-alu-source.ts';
+  '// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg, execExtend and execConditional from src/semantics/exec-alu-source.ts';
 export const EXEC_ALU_END = '// @generated-end';
 
 const FORMAT = '// biome-ignore format: generated (the formatter would re-wrap what the generator writes)';
@@ -221,11 +222,37 @@ function execExtend(): string[] {
   ];
 }
 
+function execConditional(): string[] {
+  const regs = { lo: (r: number | string) => `c.R[${r}]`, hi: (r: number | string) => `c.H[${r}]` };
+  return [
+    '/**',
+    ' * setcc and cmovcc (a 32-bit cmov zero-extends its destination even when the condition is false).',
+    ' * @see Intel SDM Vol. 2B (SETcc) and Vol. 2A (CMOVcc)',
+    ' */',
+    FORMAT,
+    'export function execConditional(c: CpuCore, i: Insn): void {',
+    ...body([
+      `if (i.op === #Op.Setcc) writeOperand(c, i, ${setccValue('c.cond(i.cc)')}, 0);`,
+      'else {',
+      '  const v = c.readSrc(i);',
+      '  const h = c.vh;',
+      '  if (c.cond(i.cc)) c.setR(i.dr, i.size, v, h);',
+      `  else ${cmovNotTaken('i.size', 'i.dr', regs).join(' ')}`,
+      '}',
+      'c.ripLo = i.nl;',
+      'c.ripHi = i.nh;',
+    ]),
+    '}',
+  ];
+}
+
 /**
- * execAlu, execUnary, execAluReg and execExtend, the interpreter's executors of the ALU ops in the forms its
- * dispatch does not run inline, and of movzx/movsx, with their results from alu-semantics.ts and
- * extend-semantics.ts (the compiler's and the dispatch's source too), as the text scripts/gen-dispatch.mjs writes into exec-alu.ts.
+ * execAlu, execUnary, execAluReg, execExtend and execConditional, the interpreter's executors of the ALU ops in the forms its
+ * dispatch does not run inline, of movzx/movsx and of setcc/cmovcc, with their results from
+ * alu-semantics.ts, extend-semantics.ts and reg-semantics.ts (the compiler's and the dispatch's source too), as the text scripts/gen-dispatch.mjs writes into exec-alu.ts.
  */
 export function execAluSource(): string {
-  return numbered(indent([...execAlu(), '', ...execUnary(), '', ...execAluReg(), '', ...execExtend()], ''));
+  return numbered(
+    indent([...execAlu(), '', ...execUnary(), '', ...execAluReg(), '', ...execExtend(), '', ...execConditional()], ''),
+  );
 }

@@ -6,6 +6,7 @@ import { type EaResult, eaResult, runTimeEa } from './ea-semantics.js';
 import { accExtend } from './extend-semantics.js';
 import { type LazyValues, lazyStore } from './lazy-record.js';
 import { indent, lazyName, numbered } from './numbered.js';
+import { cmovNotTaken, lowByteWrite, type RegStage, setccValue } from './reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
 /** Indents of a case body's statements in the generated switch, and of those one block deeper. */
@@ -22,6 +23,9 @@ function lazyRecord(pad: string, kinds: number | readonly number[], v: LazyValue
     pad,
   );
 }
+
+/** The registers through CpuState (`this.R[r]`, `this.H[r]`), for reg-semantics.ts. */
+const THIS_REGS: RegStage = { lo: (r) => `this.R[${r}]`, hi: (r) => `this.H[${r}]` };
 
 /** Lea's locals for the base, index and scale. */
 const LEA_PARTS = { regs: '', base: 'b', index: 'n', scale: 's' };
@@ -454,7 +458,7 @@ ${accExtendCases()}
         case #Op.Setcc:
           if (i.dk === #OperandKind.Reg && i.dr < 16) {
             // setcc r8 (not AH..BH): merge 0/1 into the low byte.
-            this.R[i.dr] = (this.R[i.dr] & ~0xff) | (this.cond(i.cc) ? 1 : 0);
+            ${lowByteWrite('i.dr', setccValue('this.cond(i.cc)'), THIS_REGS)}
             break;
           }
           execConditional(this, i);
@@ -467,7 +471,7 @@ ${accExtendCases()}
             if (this.cond(i.cc)) {
               this.R[i.dr] = this.R[i.sr];
               this.H[i.dr] = w ? this.H[i.sr] : 0;
-            } else if (!w) this.H[i.dr] = 0;
+            } else ${cmovNotTaken('i.size', 'i.dr', THIS_REGS).join(' ')}
             break;
           }
           execConditional(this, i);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CpuState } from '../cpu-state.js';
-import { type RegStage, regRead, regWrite } from './reg-semantics.js';
+import { cmovNotTaken, type RegStage, regRead, regWrite } from './reg-semantics.js';
 
 const half = fc.oneof(fc.integer({ min: -0x80000000, max: 0x7fffffff }), fc.constantFrom(0, -1, 0xff, 0xffff));
 const file = fc.array(half, { minLength: 16, maxLength: 16 });
@@ -59,5 +59,20 @@ describe(regWrite, () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe(cmovNotTaken, () => {
+  it('should zero the upper half of a 32-bit destination only, known or run-time size', () => {
+    for (const size of [2, 4, 8]) {
+      const known = new Function('R', 'H', 'size', cmovNotTaken(size, 3, ARRAYS).join('\n'));
+      const runtime = new Function('R', 'H', 'size', cmovNotTaken('size', 3, ARRAYS).join('\n'));
+      for (const f of [known, runtime]) {
+        const R = new Int32Array(16).fill(-1);
+        const H = new Int32Array(16).fill(-1);
+        f(R, H, size);
+        expect([R[3], H[3], H[2]]).toEqual([-1, size === 4 ? 0 : -1, -1]);
+      }
+    }
   });
 });

@@ -50,10 +50,30 @@ export function regWrite(size: number, r: number | string, lo: string, hi: strin
       return [`${s.lo(r)} = (${s.lo(r)} & ~0xffff) | (${lo} & 0xffff);`];
     default: {
       const q = legacyHigh(r);
-      const low = `${s.lo(r)} = (${s.lo(r)} & ~0xff) | (${lo} & 0xff);`;
+      const low = lowByteWrite(r, lo, s);
       const high = `${s.lo(q)} = (${s.lo(q)} & ~0xff00) | ((${lo} & 0xff) << 8);`;
       if (typeof r === 'number') return [r < 16 ? low : high];
       return [`if (${r} < 16) ${low}`, `else ${high}`];
     }
   }
+}
+
+/** A write of register `r`'s low byte (`r` below 16: not AH..BH), merged into the rest. */
+export function lowByteWrite(r: number | string, lo: string, s: RegStage): string {
+  return `${s.lo(r)} = (${s.lo(r)} & ~0xff) | (${lo} & 0xff);`;
+}
+
+/**
+ * What cmovcc writes when its condition is false: a 32-bit destination is still written (its upper
+ * half zeroed), a 16/64-bit one is left alone. `size` is known or the name of a run-time local.
+ * @see Intel SDM Vol. 2A (CMOVcc: "the destination is zero-extended … even if the condition is false")
+ */
+export function cmovNotTaken(size: number | string, r: number | string, s: RegStage): string[] {
+  if (typeof size === 'number') return size === 4 ? [`${s.hi(r)} = 0;`] : [];
+  return [`if (${size} === 4) ${s.hi(r)} = 0;`];
+}
+
+/** setcc's byte: 1 when the condition (a boolean expression) holds, else 0. @see Intel SDM Vol. 2B (SETcc) */
+export function setccValue(cond: string): string {
+  return `(${cond} ? 1 : 0)`;
 }
