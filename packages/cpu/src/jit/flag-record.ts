@@ -47,7 +47,22 @@ export function keepsCf(kind: number): boolean {
 
 /** The writer as the flag formulas stage it: size known, the region's names for IO and P. */
 function stage(f: FlagRecord): FlagStage {
-  return { ...f, imul: 'IO', parity: 'P', msb: 'msb' };
+  // Written out, not spread: this runs per flag read while compiling, and a spread of records of
+  // varied shapes is a slow path in V8.
+  return {
+    size: f.size,
+    dl: f.dl,
+    dh: f.dh,
+    sl: f.sl,
+    sh: f.sh,
+    rl: f.rl,
+    rh: f.rh,
+    cf: f.cf,
+    of: f.of,
+    imul: 'IO',
+    parity: 'P',
+    msb: 'msb',
+  };
 }
 
 /**
@@ -57,6 +72,19 @@ function stage(f: FlagRecord): FlagStage {
 export function condExpr(f: FlagRecord, cc: number): string {
   if (f.kind === SUB && f.cf === '0' && isCompareCondition(cc)) return compareCondition(cc, f.size, f);
   const s = stage(f);
-  const x = conditionBits(cc >> 1, { cf: cfOf(f.kind, s), zf: zfOf(s), sf: sfOf(s), of: ofOf(f.kind, s), pf: pfOf(s) });
+  const x = conditionBits(cc >> 1, (flag) => {
+    switch (flag) {
+      case 'cf':
+        return cfOf(f.kind, s);
+      case 'zf':
+        return zfOf(s);
+      case 'sf':
+        return sfOf(s);
+      case 'of':
+        return ofOf(f.kind, s);
+      default:
+        return pfOf(s);
+    }
+  });
   return cc & 1 ? `(${x} === 0)` : `(${x} !== 0)`;
 }

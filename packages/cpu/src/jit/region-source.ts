@@ -13,7 +13,7 @@ import {
 } from '../semantics/alu-semantics.js';
 import { eaResult } from '../semantics/ea-semantics.js';
 import { accExtend, widen } from '../semantics/extend-semantics.js';
-import { lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
+import { type LazyField, lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
 import { cmovNotTaken, type RegStage, regRead, regWrite, setccValue } from '../semantics/reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
 import { HELPER_OPS } from './compilable.js';
@@ -48,6 +48,9 @@ export interface RegionSource {
 
 /** The region's registers: locals `L0`/`H0`… (int32 halves), loaded once and written back at exits. */
 const LOCALS: RegStage = { lo: (r) => `L${r}`, hi: (r) => `H${r}` };
+
+/** Where the compiler keeps a lazy-flag field: its local. */
+const LOCAL_NAME = (f: LazyField): string => f.local;
 
 /** What generated code does after a call that may fault (the call left the fault in F.f). */
 const FAULT = 'if (F.f !== null) { flt = 1; break L; }';
@@ -425,7 +428,19 @@ export class RegionEmitter {
   private writeFlags(f: FlagRecord, live: boolean): void {
     this.cur = f;
     if (!live) return;
-    this.emit(lazyStore(f.kind, { ...f, op: `${f.kind}`, size: `${f.size}` }, (x) => x.local).join(' '));
+    const v = {
+      op: `${f.kind}`,
+      size: `${f.size}`,
+      dl: f.dl,
+      dh: f.dh,
+      sl: f.sl,
+      sh: f.sh,
+      rl: f.rl,
+      rh: f.rh,
+      cf: f.cf,
+      of: f.of,
+    };
+    this.emit(lazyStore(f.kind, v, LOCAL_NAME).join(' '));
   }
 
   /** Condition `cc` as an expression (specialized after a writer of this block, else CpuState.cond). */

@@ -1,6 +1,7 @@
 import { LazyOp } from '../lazy-flags.js';
 import {
   afOf,
+  type ConditionFlag,
   cfOf,
   compareCondition,
   conditionBits,
@@ -101,16 +102,10 @@ function cond(): string[] {
     `${pad}    return ${compareCondition(15, size, ops)};`,
     `${pad}}`,
   ];
-  const flags = {
-    cf: 'this.getCF()',
-    zf: 'this.getZF()',
-    sf: 'this.getSF()',
-    of: 'this.getOF()',
-    pf: 'this.getPF()',
-  };
+  const getter = (f: ConditionFlag) => `this.get${f.toUpperCase()}()`;
   const pairs: string[] = [];
   for (let pair = 0; pair < 8; pair++) {
-    pairs.push(pair === 7 ? '    default:' : `    case ${pair}:`, `      r = ${conditionBits(pair, flags)};`);
+    pairs.push(pair === 7 ? '    default:' : `    case ${pair}:`, `      r = ${conditionBits(pair, getter)};`);
     if (pair !== 7) pairs.push('      break;');
   }
   return [

@@ -141,38 +141,33 @@ export function afOf(kind: number, s: FlagStage): string {
     : '0';
 }
 
-/** The flags a condition is made of, as 0/1 expressions. */
-export interface ConditionFlags {
-  readonly cf: string;
-  readonly zf: string;
-  readonly sf: string;
-  readonly of: string;
-  readonly pf: string;
-}
+/** A flag a condition is made of. */
+export type ConditionFlag = 'cf' | 'zf' | 'sf' | 'of' | 'pf';
 
 /**
  * The flag combination that condition pair `cc >> 1` tests (Intel tttn: O, B, E, BE, S, P, L, LE),
- * as a 0/1 expression; an odd `cc` is its negation.
+ * as a 0/1 expression over `flag`'s 0/1 expressions (asked only for the flags the pair reads); an
+ * odd `cc` is its negation.
  * @see Intel SDM Vol. 1 Appendix B (EFLAGS condition codes)
  */
-export function conditionBits(pair: number, f: ConditionFlags): string {
+export function conditionBits(pair: number, flag: (f: ConditionFlag) => string): string {
   switch (pair) {
     case 0:
-      return f.of;
+      return flag('of');
     case 1:
-      return f.cf;
+      return flag('cf');
     case 2:
-      return f.zf;
+      return flag('zf');
     case 3:
-      return `(${f.cf} | ${f.zf})`;
+      return `(${flag('cf')} | ${flag('zf')})`;
     case 4:
-      return f.sf;
+      return flag('sf');
     case 5:
-      return f.pf;
+      return flag('pf');
     case 6:
-      return `(${f.sf} ^ ${f.of})`;
+      return `(${flag('sf')} ^ ${flag('of')})`;
     default:
-      return `(${f.zf} | (${f.sf} ^ ${f.of}))`;
+      return `(${flag('zf')} | (${flag('sf')} ^ ${flag('of')}))`;
   }
 }
 

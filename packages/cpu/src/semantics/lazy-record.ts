@@ -53,6 +53,17 @@ export const LAZY_READS: Readonly<Record<number, readonly LazyKey[]>> = {
 /** A record's values as source text, by key (`op` included when the record sets the kind). */
 export type LazyValues = Partial<Readonly<Record<LazyKey, string>>>;
 
+/** Per kind, the fields its record stores without a kind: LAZY_FIELDS in order, filtered by LAZY_READS. */
+const STORED: ReadonlyMap<number, readonly LazyField[]> = new Map(
+  Object.entries(LAZY_READS).map(([kind, reads]) => [Number(kind), LAZY_FIELDS.filter((f) => reads.includes(f.key))]),
+);
+
+function stored(kind: number): readonly LazyField[] {
+  const fields = STORED.get(kind);
+  if (fields === undefined) throw new Error(`int3 semantics: lazy kind ${kind} records nothing`);
+  return fields;
+}
+
 /**
  * The statements storing a record of kind `kinds` (one kind, or every kind a run-time `op` may be:
  * then the union of their fields) into `target(field)`, in the table's order: the fields the kinds
@@ -63,16 +74,11 @@ export function lazyStore(
   v: LazyValues,
   target: (f: LazyField) => string,
 ): string[] {
-  const want = new Set<LazyKey>();
-  for (const kind of typeof kinds === 'number' ? [kinds] : kinds) {
-    const reads = LAZY_READS[kind];
-    if (reads === undefined) throw new Error(`int3 semantics: lazy kind ${kind} records nothing`);
-    for (const key of reads) want.add(key);
-  }
-  if (v.op !== undefined) want.add('op');
-  const out: string[] = [];
-  for (const f of LAZY_FIELDS) {
-    if (!want.has(f.key)) continue;
+  const fields =
+    typeof kinds === 'number' ? stored(kinds) : LAZY_FIELDS.filter((f) => kinds.some((k) => stored(k).includes(f)));
+  // The kind comes first in the table, then the fields in its order.
+  const out: string[] = v.op === undefined ? [] : [`${target(LAZY_FIELDS[0])} = ${v.op};`];
+  for (const f of fields) {
     const x = v[f.key];
     if (x === undefined) throw new Error(`int3 semantics: a lazy record of kind ${kinds} needs ${f.key}`);
     out.push(`${target(f)} = ${x};`);
