@@ -8,7 +8,9 @@
 // the compiler: compile time included); round 2 is the steady state. Then where the compiler's time
 // went. Needs a build (`tsc -b`): it imports ../dist/index.js. Options: --only <substring>; --rounds N
 // (N > 2) runs the compiler's machine N - 2 rounds more and prints each (V8 still optimizes the
-// generated code during round 2: later rounds show where it settles).
+// generated code during round 2: later rounds show where it settles); --jit-only runs the compiler's
+// rounds alone (no interpreter, no RSS benches), for quicker A/B runs; --jit-options '<json>' sets the
+// compiler's options (BlockCompilerOptions).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -175,8 +177,21 @@ function engine(jit) {
   const steady = round(machine);
   return { machine, cold, steady, stats: { ...machine.cpu.jit?.stats } };
 }
-const interp = engine(false);
-const jit = engine(true);
+// --jit-only skips the interpreter (its columns print as 0): quicker A/B runs of the compiler.
+const jitOnly = process.argv.includes('--jit-only');
+const interp = jitOnly ? { cold: [], steady: [] } : engine(false);
+// --jit-options '<json>' passes BlockCompilerOptions (thresholds, region limits) to the compiler's CPU.
+const jitOptions = process.argv.includes('--jit-options')
+  ? JSON.parse(process.argv[process.argv.indexOf('--jit-options') + 1])
+  : true;
+const jit = engine(jitOptions);
+if (jitOnly) {
+  const none = { emulated: { retired: 0, ns: 1, value: 0n }, same: true };
+  for (let k = 0; k < workloads.length; k++) {
+    interp.cold.push({ ...none, w: workloads[k] });
+    interp.steady.push({ ...none, w: workloads[k] });
+  }
+}
 
 console.log(`@int3/cpu bench: corpus workloads at -O2 (sample/sample.elf), emulator vs host (gcc -O2)`);
 console.log(
@@ -236,7 +251,7 @@ for (let r = 3; r <= rounds; r++) {
 // Bounded compiled code. (1) A hot loop whose immediate is rewritten 20,000 times: each write kills the
 // region compiled from it; a page whose regions were killed 64 times is no longer compiled. (2) 2,000
 // hot loops on 2,000 pages with room for 256 regions: the oldest are evicted. RSS before and after each.
-{
+if (!jitOnly) {
   const loop = Uint8Array.of(0x83, 0xc0, 0x01, 0x49, 0xff, 0xcf, 0x75, 0xf8, 0xf4); // add eax, imm8; dec r15; jnz; hlt
   const space = new AddressSpace();
   const CODE = 0x400000n;

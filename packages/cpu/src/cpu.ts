@@ -198,14 +198,17 @@ export class Cpu extends CpuTraps {
               if (stop !== ChainStop.None) {
                 jit.chain.stop = ChainStop.None;
                 if (stop === ChainStop.GateExit) return this.gateExit;
-                // A gate run in place, as at Op.Gate below.
-                if (this.epoch !== mappingEpoch.value) {
-                  this.flushTlb();
-                  this.epoch = mappingEpoch.value;
+                if (stop === ChainStop.Interpret) head = false;
+                else {
+                  // A gate run in place, as at Op.Gate below.
+                  if (this.epoch !== mappingEpoch.value) {
+                    this.flushTlb();
+                    this.epoch = mappingEpoch.value;
+                  }
+                  codeLo = 1;
+                  prevLo = 1;
+                  left = 0;
                 }
-                codeLo = 1;
-                prevLo = 1;
-                left = 0;
               }
               continue;
             }

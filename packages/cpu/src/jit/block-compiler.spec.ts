@@ -112,6 +112,42 @@ describe(BlockCompiler, () => {
     }
   });
 
+  it('should leave a region before a memory access its TLB does not serve, and run on interpreted', () => {
+    // add rcx, 1; mov rax, [rbx]; add rax, 1; mov [rbx], rax; dec r15; jnz back; hlt. At 0x7feffc the
+    // 8-byte accesses cross a page (never served inline): each iteration leaves the region there.
+    const code = [
+      0x48, 0x83, 0xc1, 0x01, 0x48, 0x8b, 0x03, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x89, 0x03, 0x49, 0xff, 0xcf, 0x75, 0xed,
+      0xf4,
+    ];
+    for (const at of [0x7feffcn, 0x7fe100n]) {
+      const [a, b, jit] = both(({ cpu, as }) => {
+        as.writeU64(at, 0x1_ffff_fff0n);
+        cpu.setReg(Reg.RBX, at);
+        cpu.setReg(Reg.R15, 50n);
+        return [state(cpu, cpu.run(10_000)), as.readU64(at)] as const;
+      }, code);
+      expect(b).toEqual(a);
+      expect(b[0].r.reason).toBe('hlt');
+      expect(b[1]).toBe(0x1_ffff_fff0n + 50n);
+      // Compiled code runs the add before the access, and with a served access the whole loop.
+      expect(jit.stats.retired).toBeGreaterThanOrEqual(at === 0x7feffcn ? 45 : 200);
+    }
+  });
+
+  it('should interpret a region entry whose first access the TLB does not serve (no endless re-entry)', () => {
+    // mov rax, [rbx]; add rax, 1; mov [rbx], rax; dec r15; jnz back; hlt, the access page-crossing.
+    const code = [0x48, 0x8b, 0x03, 0x48, 0x83, 0xc0, 0x01, 0x48, 0x89, 0x03, 0x49, 0xff, 0xcf, 0x75, 0xf1, 0xf4];
+    const [a, b] = both(({ cpu, as }) => {
+      as.writeU64(0x7feffcn, 7n);
+      cpu.setReg(Reg.RBX, 0x7feffcn);
+      cpu.setReg(Reg.R15, 50n);
+      return [state(cpu, cpu.run(10_000)), as.readU64(0x7feffcn)] as const;
+    }, code);
+    expect(b).toEqual(a);
+    expect(b[0].r.reason).toBe('hlt');
+    expect(b[1]).toBe(57n);
+  });
+
   it('should leave single-stepping (TF) to the interpreter: one instruction, then #DB', () => {
     const [a, b] = both(({ cpu }) => {
       cpu.setReg(Reg.R15, 1000n);

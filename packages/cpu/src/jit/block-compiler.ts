@@ -39,28 +39,12 @@ const NOT_COMPILABLE: RegionFunction = () => -1;
  */
 const FAULT_BOX: { f: unknown } = { f: null };
 
-/** The memory paths and executors compiled code may call, each catching its fault into FAULT_BOX. */
+/**
+ * What compiled code calls on the CPU that may fault, catching its fault into FAULT_BOX (a memory
+ * access the inline TLB does not serve is no call: the region leaves before it, see RegionSource).
+ */
 interface FaultingCpu {
-  rdSlow(lo: number, hi: number, size: number): number;
-  wrSlow(lo: number, hi: number, size: number, vl: number, vh: number): void;
   execFlags(i: Insn): number;
-}
-
-function readSlow(cpu: FaultingCpu, lo: number, hi: number, size: number): number {
-  try {
-    return cpu.rdSlow(lo, hi, size);
-  } catch (e) {
-    FAULT_BOX.f = e;
-    return 0;
-  }
-}
-
-function writeSlow(cpu: FaultingCpu, lo: number, hi: number, size: number, vl: number, vh: number): void {
-  try {
-    cpu.wrSlow(lo, hi, size, vl, vh);
-  } catch (e) {
-    FAULT_BOX.f = e;
-  }
 }
 
 /** Runs an executor; true when it faulted. */
@@ -97,8 +81,6 @@ type RegionFactory = (
   io: typeof imulOverflow,
   x: typeof EXECUTORS,
   f: typeof FAULT_BOX,
-  rd: typeof readSlow,
-  wr: typeof writeSlow,
   xe: typeof execute,
   xf: typeof executeFlags,
 ) => RegionFunction;
@@ -213,18 +195,8 @@ export class BlockCompiler {
     let cached = FACTORIES.get(key);
     if (cached === undefined) {
       const src = new RegionEmitter(plan, pageLo, pageHi).generate();
-      const factory = new Function('T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', src.body) as RegionFactory;
-      const fn = factory(
-        src.table,
-        PARITY,
-        imulOverflow,
-        EXECUTORS,
-        FAULT_BOX,
-        readSlow,
-        writeSlow,
-        execute,
-        executeFlags,
-      );
+      const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', src.body) as RegionFactory;
+      const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags);
       cached = { fn, exits: src.exits };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;

@@ -28,6 +28,11 @@ export const ChainStop = {
    * TLB was flushed or the mappings changed, TF was set, or something needs attention.
    */
   GateHandled: 2,
+  /**
+   * A region left before an instruction whose memory access its inline TLB does not serve: the loop
+   * interprets from RIP (which fills the TLB or raises the fault) rather than enter a region there.
+   */
+  Interpret: 3,
 } as const;
 
 /**
@@ -109,6 +114,10 @@ export class RegionChain {
         x = r.fn(cpu, left, r, r.insns);
         left -= cpu.retiredCount - before;
         stats.entries++;
+        if (x === -2) {
+          this.stop = ChainStop.Interpret;
+          break;
+        }
         if (cpu.attention !== 0) break;
         if (x < 0) x = r.dynamic;
       } else {

@@ -23,10 +23,10 @@ import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
 /** What the generated source needs besides the CPU: the region's instructions and address tables. */
 export interface RegionSource {
   /**
-   * Body of `new Function('T', 'P', 'IO', 'X', 'F', 'RD', 'WR', 'XE', 'XF', body)`; it returns the
+   * Body of `new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', body)`; it returns the
    * region function `region(cpu, rem, B, I)` (B the JitRegion, I its instructions: the same function
    * serves every region compiled from this source). The region has no try/catch (which makes V8's optimizing compiler
-   * slow on big functions): the calls that may fault (RD, WR, XE, XF) catch it themselves, leave it in
+   * slow on big functions): the calls that may fault (XE, XF) catch it themselves, leave it in
    * `F.f` and the region rethrows it once its state is written back.
    */
   readonly body: string;
@@ -41,7 +41,8 @@ export interface RegionSource {
    * Exits to a target known when compiling (a direct branch or fall-through leaving the region),
    * numbered from 0: the region function returns the number of the one it took (-1 for any other
    * exit: a ret, an indirect branch, a store into its own code), so the run loop can chain straight
-   * into the region compiled there.
+   * into the region compiled there; -2 when it left before an instruction whose memory access the
+   * inline TLB does not serve (a miss, a page-crossing access), which the interpreter runs next.
    */
   readonly exits: number;
 }
@@ -51,9 +52,6 @@ const LOCALS: RegStage = { lo: (r) => `L${r}`, hi: (r) => `H${r}` };
 
 /** Where the compiler keeps a lazy-flag field: its local. */
 const LOCAL_NAME = (f: LazyField): string => f.local;
-
-/** What generated code does after a call that may fault (the call left the fault in F.f). */
-const FAULT = 'if (F.f !== null) { flt = 1; break L; }';
 
 /**
  * Turns every declaration in `text` (`const a = 1, b = 2;`, `let v = 0;`) into assignments, and
@@ -164,6 +162,40 @@ function touchesMemory(i: Insn): boolean {
   }
 }
 
+/** A jump to block j inside the region, in a block's text (see {@link assemble}). */
+const JUMP = /@J(\d+)@/g;
+
+/**
+ * Lays a region's blocks out as structured code V8 compiles well, from their texts (each ends in
+ * jumps, `@J<j>@`, or exits): a block jumped to from one place only (other than itself) is written
+ * out there, nested, so the jump costs nothing; a block that jumps to itself is a loop of its own
+ * (`B<j>: for (;;)`, the jump a `continue`); only the entry and blocks jumped to from two or more
+ * places are cases of the `switch (pc)` in the region's loop, reached by `pc = j; continue L`.
+ * Blocks nothing jumps to (a call's return site without its ret here) are left out. `dispatch` is
+ * false when no jump needs the switch (the region is then one labelled block, `L`).
+ */
+function assemble(bodies: readonly string[]): { text: string; dispatch: boolean } {
+  const preds = bodies.map((_, j) => (j === 0 ? 1 : 0));
+  bodies.forEach((text, from) => {
+    for (const m of text.matchAll(JUMP)) if (Number(m[1]) !== from) preds[Number(m[1])]++;
+  });
+  let dispatch = false;
+  const expand = (j: number): string => {
+    const text = bodies[j].replace(JUMP, (_, t: string) => {
+      const to = Number(t);
+      if (to === j) return `continue B${j};`;
+      if (preds[to] === 1) return `{\n${expand(to)}\n}`;
+      dispatch = true;
+      return `pc = ${to}; continue L;`;
+    });
+    return bodies[j].includes(`@J${j}@`) ? `B${j}: for (;;) {\n${text}\n}` : text;
+  };
+  const cases: string[] = [];
+  for (let j = 0; j < bodies.length; j++) if (j === 0 || preds[j] > 1) cases.push(`case ${j}: {\n${expand(j)}\n}`);
+  // Without a switch, the entry's text is the whole region.
+  return dispatch ? { text: cases.join('\n'), dispatch } : { text: expand(0), dispatch };
+}
+
 /**
  * Generates the JS of one region. Registers live in locals (`L0`/`H0`… as int32 halves) loaded once
  * and written back at every exit; the lazy-flag state lives in locals (`fo`, `fz`, …) assigned only by
@@ -178,6 +210,8 @@ export class RegionEmitter {
   private readonly written = new Set<number>();
   /** Exit number by target (`hi:lo`): one link per target, whichever branch leaves for it. */
   private readonly exitIds = new Map<string, number>();
+  /** The exit before the instruction being emitted, for its memory accesses' slow paths. */
+  private miss = '';
   /** The flag writer of the current block so far, with its operands. */
   private cur: FlagRecord | null = null;
 
@@ -189,16 +223,20 @@ export class RegionEmitter {
 
   generate(): RegionSource {
     const blocks = this.plan.blocks;
-    const body: string[] = [];
-    this.out = body;
-    for (let j = 0; j < blocks.length; j++) this.block(j, blocks[j]);
+    const bodies: string[] = [];
+    for (let j = 0; j < blocks.length; j++) {
+      this.out = [];
+      this.block(blocks[j]);
+      bodies.push(this.out.join('\n'));
+    }
+    const { text: body, dispatch } = assemble(bodies);
     const regs = [...this.used].sort((a, b) => a - b);
     const wregs = [...this.written].sort((a, b) => a - b);
     const load = regs.map((r) => `L${r} = R[${r}], H${r} = H[${r}]`).join(', ');
     const reload = regs.map((r) => `L${r} = R[${r}]; H${r} = H[${r}];`).join(' ');
     const wb = wregs.map((r) => `R[${r}] = L${r}; H[${r}] = H${r};`).join(' ');
     const flush = lazyFlush('cpu');
-    const joined = body.join('\n').replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
+    const joined = body.replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
     const { text, names } = hoist(joined);
     const n0 = blocks[0].insns.length;
     const src = [
@@ -208,13 +246,9 @@ export class RegionEmitter {
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
-      `let ret = 0, vc = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0, x = -1;`,
+      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0, x = -1;`,
       `rem -= ${n0};`,
-      'L: for (;;) {',
-      'switch (pc) {',
-      text,
-      '}',
-      '}',
+      ...(dispatch ? ['L: for (;;) {', 'switch (pc) {', text, '}', '}'] : ['L: {', text, '}']),
       // A fault at instruction k: everything before it is committed, RIP and the counts point at it.
       'if (flt !== 0) {',
       'ret -= T[k * 4 + 2]; vc -= T[k * 4 + 3];',
@@ -224,6 +258,7 @@ export class RegionEmitter {
       'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
       'const f = F.f; F.f = null; throw f;',
       '}',
+      'ret -= xr; vc -= xv;',
       wb,
       flush,
       'cpu.ripLo = nl; cpu.ripHi = nh;',
@@ -271,11 +306,10 @@ export class RegionEmitter {
     return live;
   }
 
-  private block(j: number, b: PlannedBlock): void {
+  private block(b: PlannedBlock): void {
     const n = b.insns.length;
     let cost = 0;
     for (const i of b.insns) cost += i.cost;
-    this.emit(`case ${j}: {`);
     this.emit(`ret += ${n}; vc += ${cost};`);
     this.cur = null;
     const live = this.flagPlan(b.insns);
@@ -289,12 +323,16 @@ export class RegionEmitter {
       off += i.len;
       this.table.push(addr, this.pageHi, n - p, costLeft);
       costLeft -= i.cost;
+      // Before the instruction at p (a memory access the inline TLB does not serve): the region
+      // leaves with it not retired, and the interpreter runs it (region function result -2).
+      this.miss = `xr = ${n - p}; xv = ${costLeft + i.cost}; nl = ${lit(addr)}; nh = ${lit(this.pageHi)}; x = -2; break L;`;
       // After the instruction at p: what an exit right after it must undo of the block's counts.
-      const after = `ret -= ${n - p - 1}; vc -= ${costLeft}; nl = ${lit(i.nl)}; nh = ${lit(i.nh)}; break L;`;
+      // Exits assign constants only, so one taken first after V8 optimized the region needs no
+      // type feedback of its own (which would deoptimize it); the epilogue does the arithmetic.
+      const after = `xr = ${n - p - 1}; xv = ${costLeft}; nl = ${lit(i.nl)}; nh = ${lit(i.nh)}; break L;`;
       this.insn(k, p, i, live[p], after);
     }
     if (b.end === BlockEnd.Fall) this.edge(b.next + this.pageLo, this.pageHi);
-    this.emit('}');
   }
 
   /** A transfer to `lo:hi`: inside the region when it starts a block there and the budget allows. */
@@ -308,7 +346,8 @@ export class RegionEmitter {
       return;
     }
     const nj = this.plan.blocks[j].insns.length;
-    this.emit(`if (rem < ${nj}) { ${leave} } rem -= ${nj}; pc = ${j}; continue L;`);
+    // The jump itself is placed by assemble(): the block inline here, a loop's continue, or the switch.
+    this.emit(`if (rem < ${nj}) { ${leave} } rem -= ${nj}; @J${j}@`);
   }
 
   /** The number of the exit to `lo:hi`. */
@@ -373,35 +412,34 @@ export class RegionEmitter {
     this.emit(`const a${k} = ${x.lo}, e${k} = ${x.hi};`);
   }
 
-  /** Emits a load of `size` bytes at `a`:`e` into `let vl, vh` (CpuCore.rd* with the TLB hit inline). */
+  /**
+   * Emits a load of `size` bytes at `a`:`e` into `let vl, vh` (CpuCore.rd* with the TLB hit inline);
+   * anything else (a miss, a page-crossing access) leaves the region before the instruction.
+   */
   private load(size: number, a: string, e: string, vl: string, vh: string): void {
     this.emit(`let ${vl} = 0, ${vh} = 0;`);
     const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (rTL[t] === (${a} & -4096) && rTH[t] === ${e}`;
     switch (size) {
       case 8:
         this.emit(
-          `${head} && o <= 4088) { const v = rP[t].view; ${vl} = v.getInt32(o, true); ${vh} = v.getInt32(o + 4, true); } else { ${vl} = RD(cpu, ${a}, ${e}, 8); ${FAULT} ${vh} = cpu.vh; } }`,
+          `${head} && o <= 4088) { const v = rP[t].view; ${vl} = v.getInt32(o, true); ${vh} = v.getInt32(o + 4, true); } else { ${this.miss} } }`,
         );
         return;
       case 4:
-        this.emit(
-          `${head} && o <= 4092) ${vl} = rP[t].view.getInt32(o, true); else { ${vl} = RD(cpu, ${a}, ${e}, 4); ${FAULT} } }`,
-        );
+        this.emit(`${head} && o <= 4092) ${vl} = rP[t].view.getInt32(o, true); else { ${this.miss} } }`);
         return;
       case 2:
-        this.emit(
-          `${head} && o <= 4094) ${vl} = rP[t].view.getUint16(o, true); else { ${vl} = RD(cpu, ${a}, ${e}, 2); ${FAULT} } }`,
-        );
+        this.emit(`${head} && o <= 4094) ${vl} = rP[t].view.getUint16(o, true); else { ${this.miss} } }`);
         return;
       default:
-        this.emit(`${head}) ${vl} = rP[t].data[o]; else { ${vl} = RD(cpu, ${a}, ${e}, 1); ${FAULT} } }`);
+        this.emit(`${head}) ${vl} = rP[t].data[o]; else { ${this.miss} } }`);
     }
   }
 
-  /** Emits a store (CpuCore.wr* with the TLB hit inline; decoded code on the page is told). */
+  /** Emits a store (CpuCore.wr* with the TLB hit inline; decoded code on the page is told; else as load()). */
   private store(size: number, a: string, e: string, vl: string, vh: string): void {
     const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (wTL[t] === (${a} & -4096) && wTH[t] === ${e}`;
-    const tail = `if (p.code !== null) p.onWrite(o, ${size}); } else { WR(cpu, ${a}, ${e}, ${size}, ${vl}, ${vh}); ${FAULT} } }`;
+    const tail = `if (p.code !== null) p.onWrite(o, ${size}); } else { ${this.miss} } }`;
     switch (size) {
       case 8:
         this.emit(
