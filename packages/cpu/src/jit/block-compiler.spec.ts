@@ -148,6 +148,24 @@ describe(BlockCompiler, () => {
     expect(b[1]).toBe(57n);
   });
 
+  it('should enter a region at another of its blocks, compiling nothing more', () => {
+    // test ecx, ecx; jz L; add edx, 1; L: add eax, 1; dec r15; jnz L; hlt. L is jumped to from three
+    // places (jz, the fall-through block's jnz, its own jnz): a block the region can be entered at.
+    const code = [0x85, 0xc9, 0x74, 0x03, 0x83, 0xc2, 0x01, 0x83, 0xc0, 0x01, 0x49, 0xff, 0xcf, 0x75, 0xf8, 0xf4];
+    const [a, b, jit] = both(({ cpu }) => {
+      cpu.setReg(Reg.R15, 20n);
+      const first = state(cpu, cpu.run(10_000));
+      cpu.rip = CODE + 7n;
+      cpu.setReg(Reg.R15, 30n);
+      return [first, state(cpu, cpu.run(10_000))] as const;
+    }, code);
+    expect(b).toEqual(a);
+    expect(b[1].r.reason).toBe('hlt');
+    expect(b[1].ctx.gpr[Reg.RAX]).toBe(50n);
+    expect(jit.stats.compiled).toBe(1);
+    expect(jit.stats.retired).toBeGreaterThan(80);
+  });
+
   it('should leave single-stepping (TF) to the interpreter: one instruction, then #DB', () => {
     const [a, b] = both(({ cpu }) => {
       cpu.setReg(Reg.R15, 1000n);

@@ -11,7 +11,7 @@ import type { Insn } from '../insn.js';
 import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
-import { JitRegion, PageJit, type RegionFunction } from './jit-region.js';
+import { JitRegion, PageJit, RegionEntry, type RegionFunction } from './jit-region.js';
 import type { JitStats } from './jit-stats.js';
 import { RegionChain } from './region-chain.js';
 import { BlockEnd, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
@@ -87,9 +87,10 @@ type RegionFactory = (
 
 /**
  * Region functions by {@link regionKey}, least recently used first (shared by all CPUs: the key
- * says everything the source depends on), with their count of static exits.
+ * says everything the source depends on), with their count of static exits and the blocks they can
+ * be entered at.
  */
-const FACTORIES = new Map<string, { fn: RegionFunction; exits: number }>();
+const FACTORIES = new Map<string, { fn: RegionFunction; exits: number; entries: number[] }>();
 
 /** What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs. */
 function regionKey(plan: RegionPlan, data: Uint8Array, pageLo: number, pageHi: number): string {
@@ -112,17 +113,19 @@ export interface BlockCompilerOptions {
   readonly maxRegions?: number;
   /** Times a block head is reached before it is compiled; default 64 (short-lived code, such as a forked child's, is not worth compiling). */
   readonly threshold?: number;
-  /** Most basic blocks in one region; default 8. */
+  /** Most basic blocks in one region; default 48. */
   readonly maxBlocks?: number;
-  /** Most instructions in one region; default 128. */
+  /** Most instructions in one region; default 512. */
   readonly maxInsns?: number;
 }
 
 /**
  * Compiles hot code to JavaScript: a region of basic blocks of one page, reached from one entry,
- * becomes one function (`new Function`; no Node API, so it runs in the browser too). Regions live on
- * their page (a write to their bytes kills them, see {@link PageJit}) and in a bounded ring: the
- * oldest is dropped when it is full.
+ * becomes one function (`new Function`; no Node API, so it runs in the browser too), entered there
+ * and at every block its code has as a case (see RegionSource.entries), so code reached from
+ * several places is compiled once rather than once per place. Regions live on their page (a write
+ * to their bytes kills them, see {@link PageJit}) and in a bounded ring: the oldest is dropped when
+ * it is full.
  */
 export class BlockCompiler {
   readonly threshold: number;
@@ -150,7 +153,7 @@ export class BlockCompiler {
 
   constructor(options: BlockCompilerOptions = {}) {
     this.threshold = Math.max(1, Math.min(255, options.threshold ?? 64));
-    this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 8), maxInsns: Math.max(1, options.maxInsns ?? 128) };
+    this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 48), maxInsns: Math.max(1, options.maxInsns ?? 512) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
     this.chain = new RegionChain(this.stats);
   }
@@ -172,7 +175,7 @@ export class BlockCompiler {
     if (code === null || first === null) return;
     if (first.op === 1 /* Op.Gate */) {
       // A gate heads a region of its own: the chain runs the host's hook there (see RegionChain).
-      this.keep(pj, new JitRegion(pj, offset, 1, NOT_COMPILABLE, Int32Array.of(offset, offset + 1), 0, [], first));
+      this.keep(pj, marker(pj, offset, 1, 1, first));
       return;
     }
     const t0 = now();
@@ -180,10 +183,7 @@ export class BlockCompiler {
     const plan = found !== null && worthCompiling(found, code) ? found : null;
     if (plan === null) {
       this.stats.refused++;
-      this.keep(
-        pj,
-        new JitRegion(pj, offset, Number.POSITIVE_INFINITY, NOT_COMPILABLE, Int32Array.of(offset, offset + first.len)),
-      );
+      this.keep(pj, marker(pj, offset, first.len, Number.POSITIVE_INFINITY, null));
       return;
     }
     const ranges: number[] = [];
@@ -197,7 +197,7 @@ export class BlockCompiler {
       const src = new RegionEmitter(plan, pageLo, pageHi).generate();
       const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', src.body) as RegionFactory;
       const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags);
-      cached = { fn, exits: src.exits };
+      cached = { fn, exits: src.exits, entries: src.entries };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;
     } else FACTORIES.delete(key);
@@ -205,15 +205,12 @@ export class BlockCompiler {
     // The generated code numbers the instructions block by block, in plan order.
     const insns: Insn[] = [];
     for (const b of plan.blocks) for (const i of b.insns) insns.push(i);
-    const region = new JitRegion(
-      pj,
-      offset,
-      plan.blocks[0].insns.length,
-      cached.fn,
-      Int32Array.from(ranges),
-      cached.exits,
-      insns,
-    );
+    const region = new JitRegion(pj, cached.fn, Int32Array.from(ranges), cached.exits, insns);
+    // Entered where it was compiled, and at its other entry blocks where no other region is.
+    for (const j of cached.entries) {
+      const b = plan.blocks[j];
+      region.entries.push(new RegionEntry(region, b.start, b.insns.length, j));
+    }
     this.keep(pj, region);
     this.stats.compiled++;
     this.stats.blocks += plan.blocks.length;
@@ -272,6 +269,13 @@ function worthCompiling(plan: RegionPlan, code: readonly (Insn | null)[]): boole
     if (i === null || i === undefined || (i.op !== 1 /* Op.Gate */ && !isCompilable(i))) return false;
   }
   return true;
+}
+
+/** A region with no code (a gate's, or the marker of a head not compiled) and its one entry. */
+function marker(pj: PageJit, offset: number, len: number, n: number, gate: Insn | null): JitRegion {
+  const region = new JitRegion(pj, NOT_COMPILABLE, Int32Array.of(offset, offset + len), 0, [], gate);
+  region.entries.push(new RegionEntry(region, offset, n, 0));
+  return region;
 }
 
 function now(): number {

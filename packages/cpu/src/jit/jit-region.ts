@@ -2,39 +2,60 @@ import type { Insn } from '../insn.js';
 import type { CompiledCodeObserver } from '../page.js';
 
 /**
- * A region's compiled function: runs from the region's entry with `rem` instructions of budget left
- * (at least the entry block's length), and leaves the CPU exactly as the interpreter would after the
- * same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault rethrows the
- * CpuFault with all of that pointing at the faulting instruction. Returns the number of the static
- * exit it left by (see {@link JitRegion.links}), or -1.
+ * A region's compiled function: runs from the start of block `block` (one of its entries) with `rem`
+ * instructions of budget left after that block, and leaves the CPU exactly as the interpreter would
+ * after the same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault
+ * rethrows the CpuFault with all of that pointing at the faulting instruction. Returns the number of
+ * the static exit it left by (see {@link JitRegion.links}), -1, or -2 (see RegionSource.exits).
  */
-export type RegionFunction = (cpu: unknown, rem: number, region: JitRegion, insns: readonly Insn[]) => number;
+export type RegionFunction = (
+  cpu: unknown,
+  rem: number,
+  region: JitRegion,
+  insns: readonly Insn[],
+  block: number,
+) => number;
+
+/**
+ * Where compiled code may be entered: the start of one of a region's blocks (the run loop and the
+ * chain look these up by page offset; a region has one per block it can start at).
+ */
+export class RegionEntry {
+  constructor(
+    readonly region: JitRegion,
+    /** Offset of the block on the page. */
+    readonly entry: number,
+    /** Instructions in the block (the budget needed to enter); Infinity for "not compilable". */
+    readonly n: number,
+    /** The block's number in the region's code. */
+    readonly block: number,
+  ) {}
+}
 
 /**
  * One compiled region: basic blocks of one page reached from one entry, compiled into one function
- * (internal branches stay inside it). `dead` turns true when a write overlaps its bytes: the region
- * function checks it after its own stores, so a store into its own code stops it right there.
+ * (internal branches stay inside it), entered at any of its {@link entries}. `dead` turns true when
+ * a write overlaps its bytes: the region function checks it after its own stores, so a store into
+ * its own code stops it right there.
  */
 export class JitRegion {
   dead = false;
   /**
-   * Per exit, the region last found at its target, valid while `gens` holds the fetch generation it
+   * Per exit, the entry last found at its target, valid while `gens` holds the fetch generation it
    * was found in (a new one at every TLB flush, see RegionChain), so a link never outlives the
    * translation it was made under; a dead target is never entered. Static exits come first; the
    * last link ({@link dynamic}) is for every other exit, and holds for one target, `dynLo:dynHi`.
    */
-  readonly links: (JitRegion | null)[];
+  readonly links: (RegionEntry | null)[];
   readonly gens: Float64Array;
   /** Index of the link of exits whose target the code does not know (a ret, an indirect branch, a gate's). */
   readonly dynamic: number;
   dynLo = 0;
   dynHi = 0;
+  /** Where it can be entered, the block it was compiled from first. */
+  readonly entries: RegionEntry[] = [];
   constructor(
     readonly owner: PageJit,
-    /** Offset of the entry on the page. */
-    readonly entry: number,
-    /** Instructions in the entry block (the budget needed to enter); Infinity for "not compilable". */
-    readonly n: number,
     /** The compiled function (a no-op for the not-compilable marker), called with this region and its `insns`. */
     readonly fn: RegionFunction,
     /** Byte ranges the region was compiled from, as [start, end) offset pairs. */
@@ -44,14 +65,14 @@ export class JitRegion {
     /** Its instructions in the order of the generated code (what its executor calls get). */
     readonly insns: readonly Insn[] = [],
     /**
-     * A gate region: the gate at `entry` (no code; the chain asks the host's gate hook, as the run
-     * loop does, and goes on where the host moved RIP). `n` is 1: a gate is reached only with budget
-     * for an instruction left.
+     * A gate region: the gate at its entry (no code; the chain asks the host's gate hook, as the run
+     * loop does, and goes on where the host moved RIP). Its entry's `n` is 1: a gate is reached only
+     * with budget for an instruction left.
      */
     readonly gate: Insn | null = null,
   ) {
     this.dynamic = exits;
-    this.links = new Array<JitRegion | null>(exits + 1).fill(null);
+    this.links = new Array<RegionEntry | null>(exits + 1).fill(null);
     this.gens = new Float64Array(exits + 1);
   }
 
@@ -69,41 +90,48 @@ const CHUNK = 64;
 /** Chunks per page (4 KiB). */
 const CHUNKS = 4096 / CHUNK;
 /** The chunk standing for "no region in these 64 offsets" (never written). */
-const EMPTY: readonly (JitRegion | null)[] = Object.freeze(new Array<JitRegion | null>(CHUNK).fill(null));
+const EMPTY: readonly (RegionEntry | null)[] = Object.freeze(new Array<RegionEntry | null>(CHUNK).fill(null));
 
 /**
- * The compiled code of one page: regions by entry offset; every write to the page kills the regions
- * it overlaps. The entry table is in chunks of 64 offsets, each allocated when a region first enters
+ * The compiled code of one page: region entries by offset; every write to the page kills the regions
+ * it overlaps (and with each, all its entries). The entry table is in chunks of 64 offsets, each allocated when a region first enters
  * there, so a page costs memory in proportion to the regions compiled on it (a flat table of 4,096
  * was 32 KiB a page: +37 MiB on 1,999 pages with one region each).
  */
 export class PageJit implements CompiledCodeObserver {
-  private readonly chunks: (readonly (JitRegion | null)[])[] = new Array<readonly (JitRegion | null)[]>(CHUNKS).fill(
-    EMPTY,
-  );
+  private readonly chunks: (readonly (RegionEntry | null)[])[] = new Array<readonly (RegionEntry | null)[]>(
+    CHUNKS,
+  ).fill(EMPTY);
   private readonly regions: JitRegion[] = [];
   /** Regions killed by writes so far: a page rewritten over and over stops being compiled. */
   kills = 0;
 
-  /** The region entered at page offset `off`, or null. */
-  entry(off: number): JitRegion | null {
+  /** The region entry at page offset `off`, or null. */
+  entry(off: number): RegionEntry | null {
     return this.chunks[off >> 6][off & 63];
   }
 
-  private set(off: number, region: JitRegion | null): void {
+  private set(off: number, entry: RegionEntry | null): void {
     let c = this.chunks[off >> 6];
     if (c === EMPTY) {
-      if (region === null) return;
-      c = new Array<JitRegion | null>(CHUNK).fill(null);
+      if (entry === null) return;
+      c = new Array<RegionEntry | null>(CHUNK).fill(null);
       this.chunks[off >> 6] = c;
     }
-    (c as (JitRegion | null)[])[off & 63] = region;
+    (c as (RegionEntry | null)[])[off & 63] = entry;
   }
 
+  /**
+   * Installs a region: its first entry replaces whatever was there (the run loop compiles only where
+   * it found no entry); its other entries go where no other region's entry is.
+   */
   add(region: JitRegion): void {
-    const old = this.entry(region.entry);
-    if (old !== null) this.kill(old);
-    this.set(region.entry, region);
+    const entries = region.entries;
+    const old = this.entry(entries[0].entry);
+    if (old !== null) this.kill(old.region);
+    this.set(entries[0].entry, entries[0]);
+    for (let k = 1; k < entries.length; k++)
+      if (this.entry(entries[k].entry) === null) this.set(entries[k].entry, entries[k]);
     this.regions.push(region);
   }
 
@@ -113,7 +141,7 @@ export class PageJit implements CompiledCodeObserver {
     region.dead = true;
     // A dead region keeps no other alive (a link to it may outlive it until it is followed again).
     region.links.fill(null);
-    if (this.entry(region.entry) === region) this.set(region.entry, null);
+    for (const e of region.entries) if (this.entry(e.entry) === e) this.set(e.entry, null);
     const k = this.regions.indexOf(region);
     if (k >= 0) this.regions.splice(k, 1);
   }

@@ -1,6 +1,6 @@
 import type { Insn } from '../insn.js';
 import { mappingEpoch } from '../mapping-epoch.js';
-import type { JitRegion } from './jit-region.js';
+import type { JitRegion, RegionEntry } from './jit-region.js';
 import type { JitStats } from './jit-stats.js';
 
 /** What a chain of regions reads of the CPU between regions (and hands a gate's host hook). */
@@ -70,19 +70,19 @@ export class RegionChain {
   constructor(private readonly stats: JitStats) {}
 
   /**
-   * Runs `region` (found by the run loop at RIP, its entry block within `avail`), then, while
-   * nothing needs the loop's attention, the regions linked at its exits, each while `avail`
-   * instructions cover its entry block. Returns the instructions retired. A chain is exact because
+   * Runs the region at `entry` (found by the run loop at RIP, its block within `avail`), then, while
+   * nothing needs the loop's attention, the region entries linked at its exits, each while `avail`
+   * instructions cover its block. Returns the instructions retired. A chain is exact because
    * each region is, and it stops wherever the loop would do more than look up the next region: a
    * TLB flush or pending interrupt raises `attention`; a killed region is dead; a new generation
    * voids every link (and links made by another CPU, whose generations are never this one's); a
    * link of an exit whose target is not in the code (a ret, an indirect branch, after a gate) holds
    * for the one target it was made for.
    */
-  enter<C extends ChainCpu>(cpu: C, region: JitRegion, avail: number, hook: GateHook<C> | null): number {
+  enter<C extends ChainCpu>(cpu: C, entry: RegionEntry, avail: number, hook: GateHook<C> | null): number {
     const start = cpu.retiredCount;
     const gen = this.gen;
-    // Step 1: the last chain stopped at an exit whose target is this region: link them, if nothing
+    // Step 1: the last chain stopped at an exit whose target is this entry: link them, if nothing
     // ran in between (the same count and RIP) under the same translation.
     const last = this.lastRegion;
     if (last !== null) {
@@ -93,7 +93,7 @@ export class RegionChain {
         this.lastHi === cpu.ripHi &&
         !last.dead
       ) {
-        last.links[this.lastExit] = region;
+        last.links[this.lastExit] = entry;
         last.gens[this.lastExit] = gen;
         if (this.lastExit === last.dynamic) {
           last.dynLo = cpu.ripLo;
@@ -104,14 +104,15 @@ export class RegionChain {
     }
     // Step 2: run the region, and the regions linked at its exits.
     const stats = this.stats;
-    let r = region;
+    let e = entry;
     let left = avail;
     for (;;) {
+      const r = e.region;
       let x: number;
       const gate = r.gate;
       if (gate === null) {
         const before = cpu.retiredCount;
-        x = r.fn(cpu, left, r, r.insns);
+        x = r.fn(cpu, left - e.n, r, r.insns, e.block);
         left -= cpu.retiredCount - before;
         stats.entries++;
         if (x === -2) {
@@ -147,7 +148,7 @@ export class RegionChain {
       const next = r.links[x];
       if (
         next === null ||
-        next.dead ||
+        next.region.dead ||
         r.gens[x] !== gen ||
         (x === r.dynamic && (r.dynLo !== cpu.ripLo || r.dynHi !== cpu.ripHi))
       ) {
@@ -162,7 +163,7 @@ export class RegionChain {
       }
       if (next.n > left) break;
       stats.chained++;
-      r = next;
+      e = next;
     }
     stats.exits++;
     const done = cpu.retiredCount - start;

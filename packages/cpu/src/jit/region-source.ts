@@ -45,6 +45,8 @@ export interface RegionSource {
    * inline TLB does not serve (a miss, a page-crossing access), which the interpreter runs next.
    */
   readonly exits: number;
+  /** The blocks the region function can start at (its `block` argument), the first one first. */
+  readonly entries: number[];
 }
 
 /** The region's registers: locals `L0`/`H0`… (int32 halves), loaded once and written back at exits. */
@@ -169,13 +171,17 @@ const JUMP = /@J(\d+)@/g;
  * Lays a region's blocks out as structured code V8 compiles well, from their texts (each ends in
  * jumps, `@J<j>@`, or exits): a block jumped to from one place only (other than itself) is written
  * out there, nested, so the jump costs nothing; a block that jumps to itself is a loop of its own
- * (`B<j>: for (;;)`, the jump a `continue`); only the entry and blocks jumped to from two or more
- * places are cases of the `switch (pc)` in the region's loop, reached by `pc = j; continue L`.
- * Blocks nothing jumps to (a call's return site without its ret here) are left out. `dispatch` is
- * false when no jump needs the switch (the region is then one labelled block, `L`).
+ * (`B<j>: for (;;)`, the jump a `continue`); only the blocks the region can be entered at
+ * (`enterable`) and blocks jumped to from two or more places are cases of the `switch (pc)` in the
+ * region's loop, reached by `pc = j; continue L` (or entered). Blocks nothing jumps to and none
+ * enters are left out. `dispatch` is false when nothing needs the switch (the region is then one
+ * labelled block, `L`); `cases` are the blocks it starts at.
  */
-function assemble(bodies: readonly string[]): { text: string; dispatch: boolean } {
-  const preds = bodies.map((_, j) => (j === 0 ? 1 : 0));
+function assemble(
+  bodies: readonly string[],
+  enterable: readonly boolean[],
+): { text: string; dispatch: boolean; cases: number[] } {
+  const preds = bodies.map((_, j) => (enterable[j] ? 1 : 0));
   bodies.forEach((text, from) => {
     for (const m of text.matchAll(JUMP)) if (Number(m[1]) !== from) preds[Number(m[1])]++;
   });
@@ -184,16 +190,23 @@ function assemble(bodies: readonly string[]): { text: string; dispatch: boolean 
     const text = bodies[j].replace(JUMP, (_, t: string) => {
       const to = Number(t);
       if (to === j) return `continue B${j};`;
-      if (preds[to] === 1) return `{\n${expand(to)}\n}`;
+      if (preds[to] === 1 && !enterable[to]) return `{\n${expand(to)}\n}`;
       dispatch = true;
       return `pc = ${to}; continue L;`;
     });
     return bodies[j].includes(`@J${j}@`) ? `B${j}: for (;;) {\n${text}\n}` : text;
   };
-  const cases: string[] = [];
-  for (let j = 0; j < bodies.length; j++) if (j === 0 || preds[j] > 1) cases.push(`case ${j}: {\n${expand(j)}\n}`);
-  // Without a switch, the entry's text is the whole region.
-  return dispatch ? { text: cases.join('\n'), dispatch } : { text: expand(0), dispatch };
+  const cases: number[] = [];
+  const texts: string[] = [];
+  for (let j = 0; j < bodies.length; j++) {
+    if (enterable[j] || preds[j] > 1) {
+      cases.push(j);
+      texts.push(`case ${j}: {\n${expand(j)}\n}`);
+    }
+  }
+  if (cases.length > 1) dispatch = true;
+  // Without a switch, the first block's text is the whole region.
+  return dispatch ? { text: texts.join('\n'), dispatch, cases } : { text: expand(0), dispatch, cases: [0] };
 }
 
 /**
@@ -229,7 +242,17 @@ export class RegionEmitter {
       this.block(blocks[j]);
       bodies.push(this.out.join('\n'));
     }
-    const { text: body, dispatch } = assemble(bodies);
+    // The region is entered at its first block and may be at the return sites of its calls (a call
+    // that leaves the region comes back through the run loop or the chain): those are cases of its
+    // switch, as is every block jumped to from two or more places, and each case is an entry.
+    const sites = new Set<number>();
+    for (const b of blocks) {
+      const last = b.insns[b.insns.length - 1];
+      if (last.op === Op.Call && last.nh === this.pageHi && (last.nl & -4096) === this.pageLo)
+        sites.add(last.nl & 0xfff);
+    }
+    const enterable = blocks.map((b, j) => j === 0 || sites.has(b.start));
+    const { text: body, dispatch, cases } = assemble(bodies, enterable);
     const regs = [...this.used].sort((a, b) => a - b);
     const wregs = [...this.written].sort((a, b) => a - b);
     const load = regs.map((r) => `L${r} = R[${r}], H${r} = H[${r}]`).join(', ');
@@ -238,16 +261,14 @@ export class RegionEmitter {
     const flush = lazyFlush('cpu');
     const joined = body.replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
     const { text, names } = hoist(joined);
-    const n0 = blocks[0].insns.length;
     const src = [
       `const { execShift, execDoubleShift, execMul, execImul2, execDiv, execExchange, execBitScan, execBitTest, execString, execFlow } = X;`,
-      'return function region(cpu, rem, B, I) {',
+      'return (function region(cpu, rem, B, I, e) {',
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
-      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = 0, x = -1;`,
-      `rem -= ${n0};`,
+      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1;`,
       ...(dispatch ? ['L: for (;;) {', 'switch (pc) {', text, '}', '}'] : ['L: {', text, '}']),
       // A fault at instruction k: everything before it is committed, RIP and the counts point at it.
       'if (flt !== 0) {',
@@ -264,9 +285,15 @@ export class RegionEmitter {
       'cpu.ripLo = nl; cpu.ripHi = nh;',
       'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
       'return x;',
-      '};',
+      '});',
     ].join('\n');
-    return { body: src, insns: this.insns, table: Int32Array.from(this.table), exits: this.exitIds.size };
+    return {
+      body: src,
+      insns: this.insns,
+      table: Int32Array.from(this.table),
+      exits: this.exitIds.size,
+      entries: cases,
+    };
   }
 
   private emit(s: string): void {
