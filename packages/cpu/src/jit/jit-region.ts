@@ -3,7 +3,7 @@ import type { CompiledCodeObserver } from '../page.js';
 
 /**
  * A region's compiled function: runs from the start of block `block` (one of its entries) with `rem`
- * instructions of budget left after that block, and leaves the CPU exactly as the interpreter would
+ * instructions of budget (at least that block's length), and leaves the CPU exactly as the interpreter would
  * after the same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault
  * rethrows the CpuFault with all of that pointing at the faulting instruction. Returns the number of
  * the static exit it left by (see {@link JitRegion.links}), -1, or -2 (see RegionSource.exits).

@@ -112,7 +112,7 @@ export class RegionChain {
       const gate = r.gate;
       if (gate === null) {
         const before = cpu.retiredCount;
-        x = r.fn(cpu, left - e.n, r, r.insns, e.block);
+        x = r.fn(cpu, left, r, r.insns, e.block);
         left -= cpu.retiredCount - before;
         stats.entries++;
         if (x === -2) {

@@ -223,6 +223,8 @@ export class RegionEmitter {
   private readonly written = new Set<number>();
   /** Exit number by target (`hi:lo`): one link per target, whichever branch leaves for it. */
   private readonly exitIds = new Map<string, number>();
+  /** Whether every instruction of the region costs 1 (its virtual count is its retired count). */
+  private unitCost = true;
   /** The exit before the instruction being emitted, for its memory accesses' slow paths. */
   private miss = '';
   /** The flag writer of the current block so far, with its operands. */
@@ -236,6 +238,7 @@ export class RegionEmitter {
 
   generate(): RegionSource {
     const blocks = this.plan.blocks;
+    this.unitCost = blocks.every((b) => b.insns.every((i) => i.cost === 1));
     const bodies: string[] = [];
     for (let j = 0; j < blocks.length; j++) {
       this.out = [];
@@ -261,25 +264,38 @@ export class RegionEmitter {
     const flush = lazyFlush('cpu');
     const joined = body.replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
     const { text, names } = hoist(joined);
+    // Instructions retired: every block entered took its length off `rem` (the entry's below, the
+    // others at their jump), so the count is what `rem` lost, less what a partial exit did not run;
+    // the virtual count is the same unless an instruction costs 0 (instrumentation bytes).
+    const vcTail = this.unitCost ? 'vc = ret;' : 'vc -= xv;';
+    const faults = blocks.some((b) => b.insns.some(usesHelper));
+    const sizes = cases.map((j) => blocks[j].insns.length);
     const src = [
       `const { execShift, execDoubleShift, execMul, execImul2, execDiv, execExchange, execBitScan, execBitTest, execString, execFlow } = X;`,
+      dispatch ? `const S = [${blocks.map((b, j) => (cases.includes(j) ? b.insns.length : 0)).join(', ')}];` : '',
       'return (function region(cpu, rem, B, I, e) {',
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
       `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1;`,
+      `const rem0 = rem; rem -= ${dispatch ? 'S[e]' : sizes[0]};`,
       ...(dispatch ? ['L: for (;;) {', 'switch (pc) {', text, '}', '}'] : ['L: {', text, '}']),
-      // A fault at instruction k: everything before it is committed, RIP and the counts point at it.
-      'if (flt !== 0) {',
-      'ret -= T[k * 4 + 2]; vc -= T[k * 4 + 3];',
-      `if (sy === 0) { ${wb} }`,
-      flush,
-      'cpu.ripLo = T[k * 4]; cpu.ripHi = T[k * 4 + 1];',
-      'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
-      'const f = F.f; F.f = null; throw f;',
-      '}',
-      'ret -= xr; vc -= xv;',
+      // A fault at instruction k (in an executor): everything before it is committed, RIP and the
+      // counts point at it.
+      ...(faults
+        ? [
+            'if (flt !== 0) {',
+            `ret = rem0 - rem - T[k * 4 + 2]; ${this.unitCost ? 'vc = ret;' : 'vc -= T[k * 4 + 3];'}`,
+            `if (sy === 0) { ${wb} }`,
+            flush,
+            'cpu.ripLo = T[k * 4]; cpu.ripHi = T[k * 4 + 1];',
+            'cpu.retiredCount += ret; cpu.virtualCount += vc * cpu.costMask;',
+            'const f = F.f; F.f = null; throw f;',
+            '}',
+          ]
+        : []),
+      `ret = rem0 - rem - xr; ${vcTail}`,
       wb,
       flush,
       'cpu.ripLo = nl; cpu.ripHi = nh;',
@@ -337,7 +353,7 @@ export class RegionEmitter {
     const n = b.insns.length;
     let cost = 0;
     for (const i of b.insns) cost += i.cost;
-    this.emit(`ret += ${n}; vc += ${cost};`);
+    if (!this.unitCost) this.emit(`vc += ${cost};`);
     this.cur = null;
     const live = this.flagPlan(b.insns);
     let costLeft = cost;
@@ -532,7 +548,7 @@ export class RegionEmitter {
 
   /** Instruction `index` of the region, at position `p` of its block. */
   private insn(index: number, p: number, i: Insn, live: boolean, after: string): void {
-    if (touchesMemory(i) || usesHelper(i)) this.emit(`k = ${index};`);
+    if (usesHelper(i)) this.emit(`k = ${index};`);
     if (usesHelper(i)) {
       this.helper(index, i, after);
       return;
