@@ -52,6 +52,8 @@ export class JitRegion {
   readonly dynamic: number;
   dynLo = 0;
   dynHi = 0;
+  /** Runs left with a small budget (see RegionChain): a region's exit code runs early, in V8's eyes. */
+  warm = 4;
   /** Where it can be entered, the block it was compiled from first. */
   readonly entries: RegionEntry[] = [];
   constructor(

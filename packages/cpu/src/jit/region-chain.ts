@@ -35,6 +35,9 @@ export const ChainStop = {
   Interpret: 3,
 } as const;
 
+/** The budget of a region's first runs (see {@link JitRegion.warm}): a few exits, soon. */
+const WARM_BUDGET = 1024;
+
 /**
  * A new fetch generation: the run loop takes one whenever the CPU's fetch translations may have
  * changed (a TLB flush); links between regions made under another are void. Global, so no two CPUs
@@ -112,7 +115,15 @@ export class RegionChain {
       const gate = r.gate;
       if (gate === null) {
         const before = cpu.retiredCount;
-        x = r.fn(cpu, left, r, r.insns, e.block);
+        // A new region's first runs get a small budget, so they leave it soon: its exit code runs
+        // (and gets V8's type feedback) before V8 optimizes a long first run's loop in place,
+        // whose optimized code would otherwise deoptimize at the exit, at every run.
+        let budget = left;
+        if (r.warm > 0) {
+          r.warm--;
+          if (budget > WARM_BUDGET) budget = WARM_BUDGET;
+        }
+        x = r.fn(cpu, budget, r, r.insns, e.block);
         left -= cpu.retiredCount - before;
         stats.entries++;
         if (x === -2) {
