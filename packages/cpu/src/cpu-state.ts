@@ -179,9 +179,9 @@ export class CpuState {
           case 13:
             return !(dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0)));
           case 14:
-            return ((dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0))) || (dl === sl && dh === sh));
+            return ((dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0))) || (((dl ^ sl) | (dh ^ sh)) === 0));
           default:
-            return !((dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0))) || (dl === sl && dh === sh));
+            return !((dh < sh || (dh === sh && (dl >>> 0) < (sl >>> 0))) || (((dl ^ sl) | (dh ^ sh)) === 0));
         }
       }
       switch (cc) {

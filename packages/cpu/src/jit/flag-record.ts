@@ -70,7 +70,7 @@ function stage(f: FlagRecord): FlagStage {
  * borrow) gives the orders and equality straight from its operands.
  */
 export function condExpr(f: FlagRecord, cc: number): string {
-  if (f.kind === SUB && f.cf === '0' && isCompareCondition(cc)) return compareCondition(cc, f.size, f);
+  if (f.kind === SUB && f.cf === '0' && isCompareCondition(cc)) return compareCondition(cc, f.size, f, '|');
   const s = stage(f);
   const x = conditionBits(cc >> 1, (flag) => {
     switch (flag) {

@@ -85,10 +85,15 @@ export function cfOf(kind: number, s: FlagStage): string {
   }
 }
 
-/** ZF as a 0/1 expression (the result is zero at its size). */
+/**
+ * ZF as a 0/1 expression (the result is zero at its size). Where the size is known (the compiler),
+ * conditions avoid `&&`/`||` whose right side runs rarely (the high halves' test when the low halves
+ * match, at a loop's end): code V8 optimized before that side ever ran deoptimizes there, for want
+ * of type feedback.
+ */
 export function zfOf(s: FlagStage): string {
   if (typeof s.size === 'number') {
-    return s.size === 8 ? `(${s.rl} === 0 && ${s.rh} === 0 ? 1 : 0)` : `(${s.rl} === 0 ? 1 : 0)`;
+    return s.size === 8 ? `((${s.rl} | ${s.rh}) === 0 ? 1 : 0)` : `(${s.rl} === 0 ? 1 : 0)`;
   }
   return `(${s.rl} === 0 && (${s.size} !== 8 || ${s.rh} === 0) ? 1 : 0)`;
 }
@@ -183,12 +188,20 @@ function signedShift(size: number): number {
 /**
  * Condition `cc` (one of {@link isCompareCondition}) after a compare (a sub without borrow in) of
  * `size`-byte operands, as a boolean expression straight from the operands: `b`/`be`/`a`/`ae` their
- * unsigned order, `l`/`le`/`g`/`ge` their signed order, `e`/`ne` their equality.
+ * unsigned order, `l`/`le`/`g`/`ge` their signed order, `e`/`ne` their equality. `or` joins an order
+ * and the equality (be/a/le/g): `||` for TypeScript (the interpreter's generated part), `|` for the
+ * compiler's JavaScript, where a rarely taken right side of `||` would deoptimize V8's code (see zfOf).
  */
-export function compareCondition(cc: number, size: number, s: Pick<FlagStage, 'dl' | 'dh' | 'sl' | 'sh'>): string {
+export function compareCondition(
+  cc: number,
+  size: number,
+  s: Pick<FlagStage, 'dl' | 'dh' | 'sl' | 'sh'>,
+  or: '||' | '|' = '||',
+): string {
   const w = size === 8;
   const { dl, dh, sl, sh } = s;
-  const eq = w ? `(${dl} === ${sl} && ${dh} === ${sh})` : `(${dl} === ${sl})`;
+  // No `&&` whose right side runs rarely (see zfOf): equality by xor.
+  const eq = w ? `(((${dl} ^ ${sl}) | (${dh} ^ ${sh})) === 0)` : `(${dl} === ${sl})`;
   const ult = w
     ? `((${dh} >>> 0) < (${sh} >>> 0) || (${dh} === ${sh} && (${dl} >>> 0) < (${sl} >>> 0)))`
     : `((${dl} >>> 0) < (${sl} >>> 0))`;
@@ -208,17 +221,17 @@ export function compareCondition(cc: number, size: number, s: Pick<FlagStage, 'd
     case 5:
       return `!${eq}`;
     case 6:
-      return `(${ult} || ${eq})`;
+      return `(${ult} ${or} ${eq})`;
     case 7:
-      return `!(${ult} || ${eq})`;
+      return `!(${ult} ${or} ${eq})`;
     case 12:
       return slt;
     case 13:
       return `!${slt}`;
     case 14:
-      return `(${slt} || ${eq})`;
+      return `(${slt} ${or} ${eq})`;
     case 15:
-      return `!(${slt} || ${eq})`;
+      return `!(${slt} ${or} ${eq})`;
     default:
       throw new Error(`int3 semantics: condition ${cc} is not a compare's order`);
   }
