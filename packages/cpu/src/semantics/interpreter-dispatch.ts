@@ -143,10 +143,11 @@ function shift64(): string {
 
 /**
  * The interpreter's dispatch (`switch (i.op)` in Cpu.run, over run()'s locals), as the source text that
- * scripts/gen-dispatch.mjs writes into cpu.ts between its markers. The ALU, neg and shift results come
- * from the semantics the compiler generates its code from (alu-semantics.ts, shift-semantics.ts), the
- * case labels and constants from the op tables (`#Op.Nop` here). Checked in, and compared with this by
- * interpreter-dispatch.spec.ts, so nobody edits the generated copy by hand.
+ * scripts/gen-dispatch.mjs writes into cpu.ts between its markers. The ALU, neg, imul, shift, cbw/cwd
+ * results, the inline addresses, the lazy-flag stores and the setcc/cmov writes come from the
+ * semantics the compiler generates its code from (alu-, shift-, extend-, ea-, reg-semantics.ts and
+ * lazy-record.ts), the case labels and constants from the op tables (`#Op.Nop` here). Checked in, and
+ * compared with this by generated-parts.spec.ts, so nobody edits the generated copy by hand.
  */
 export function interpreterDispatch(): string {
   return numbered(`      // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
