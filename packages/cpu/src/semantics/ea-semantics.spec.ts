@@ -53,8 +53,12 @@ function reference(i: Insn, R: number[], H: number[], fs: bigint, gs: bigint): b
 }
 
 /** The compiler's staging: the form and its parts known, registers in locals L0..L15 / H0..H15. */
-function compiled(i: Insn): (R: number[], H: number[], cpu: object) => bigint {
+function compiled(i: Insn, read: Set<string> = new Set()): (R: number[], H: number[], cpu: object) => bigint {
   const lit = (v: number) => (v < 0 ? `(${v})` : `${v}`);
+  const note = (r: string) => {
+    read.add(r);
+    return r;
+  };
   const s: EaStage = {
     base: `${i.mb}`,
     index: `${i.mi}`,
@@ -62,8 +66,8 @@ function compiled(i: Insn): (R: number[], H: number[], cpu: object) => bigint {
     dl: lit(i.ml),
     du: `${i.ml >>> 0}`,
     dh: lit(i.mh),
-    lo: (r) => `R[${r}]`,
-    hi: (r) => `H[${r}]`,
+    lo: (r) => `R[${note(r)}]`,
+    hi: (r) => `H[${note(r)}]`,
     t: 'x',
     hasBase: i.mb >= 0,
     hasIndex: i.mi >= 0,
@@ -97,6 +101,21 @@ describe(eaResult, () => {
         expect(compiled(i)(R, H, cpu)).toBe(want);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('should read, in the compiled form, only the registers the operand has', () => {
+    // The compiler loads every register its stage reads into a local: an absent base or index
+    // (register -1) read while building lines not written gave `let L-1 = R[-1]`, a SyntaxError
+    // (the kernel's gs:disp per-CPU accesses, General form with neither).
+    fc.assert(
+      fc.property(operand, (i) => {
+        const read = new Set<string>();
+        compiled(i, read);
+        const want = new Set([i.mb, i.mi].filter((r) => r >= 0).map(String));
+        expect([...read].sort()).toEqual([...want].sort());
+      }),
+      { numRuns: 2000 },
     );
   });
 });

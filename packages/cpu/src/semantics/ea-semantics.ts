@@ -36,10 +36,12 @@ export interface EaResult {
   readonly hi: string;
 }
 
-function when(test: boolean | string, lines: string[]): string[] {
-  if (test === true) return ['{', ...lines.map((l) => `  ${l}`), '}'];
+function when(test: boolean | string, lines: () => string[]): string[] {
+  // The lines are built only when they are written: building them reads their registers (the
+  // compiler's stage records each register read as one to load, and an absent base is register -1).
   if (test === false) return [];
-  return [`if (${test}) {`, ...lines.map((l) => `  ${l}`), '}'];
+  const body = lines().map((l) => `  ${l}`);
+  return test === true ? ['{', ...body, '}'] : [`if (${test}) {`, ...body, '}'];
 }
 
 /**
@@ -80,18 +82,18 @@ export function eaResult(mf: number, s: EaStage): EaResult {
         lines: [
           `let ${g} = ${s.dl};`,
           `let ${q} = ${s.dh};`,
-          ...when(s.hasBase, [
+          ...when(s.hasBase, () => [
             `const l = (${g} >>> 0) + (${s.lo(base)} >>> 0);`,
             `${q} = ${q} + ${s.hi(base)} + (l > 0xffffffff ? 1 : 0);`,
             `${g} = l | 0;`,
           ]),
-          ...when(s.hasIndex, [
+          ...when(s.hasIndex, () => [
             `const z = (${s.lo(index)} >>> 0) * ${scale} + (${g} >>> 0);`,
             `${q} = ${q} + ${s.hi(index)} * ${scale} + ((z / 4294967296) | 0);`,
             `${g} = z | 0;`,
           ]),
           ...(s.a32 === true ? [`${q} = 0;`] : s.a32 === false ? [] : [`if (${s.a32}) ${q} = 0;`]),
-          ...when(s.hasSeg, [
+          ...when(s.hasSeg, () => [
             `const l = (${g} >>> 0) + (${s.segLo} >>> 0);`,
             `${q} = ${q} + ${s.segHi} + (l > 0xffffffff ? 1 : 0);`,
             `${g} = l | 0;`,
