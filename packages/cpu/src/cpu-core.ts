@@ -441,7 +441,9 @@ export class CpuCore extends CpuState {
     else this.store(this.mal, this.mah, i.size, lo, hi);
   }
 
+  // @generated-begin: scripts/gen-dispatch.mjs writes push and the stack pointer from src/semantics/cpu-core-source.ts
   /** Pushes `size` bytes; RSP moves only once the store succeeded. */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   push(size: number, lo: number, hi: number): void {
     const l = (this.R[4] - size) | 0;
     const h = l >>> 0 > this.R[4] >>> 0 ? (this.H[4] - 1) | 0 : this.H[4];
@@ -451,6 +453,7 @@ export class CpuCore extends CpuState {
   }
 
   /** push of 64 bits (call, push r64): RSP moves only once the store succeeded. */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   push64(lo: number, hi: number): void {
     const l = (this.R[4] - 8) | 0;
     const h = l >>> 0 > this.R[4] >>> 0 ? (this.H[4] - 1) | 0 : this.H[4];
@@ -459,15 +462,26 @@ export class CpuCore extends CpuState {
     this.H[4] = h;
   }
 
-  /** Reads the top of stack without moving RSP (pop commits with popCommit). */
-  peek(size: number): number {
-    return this.load(this.R[4], this.H[4], size);
-  }
-
+  /** RSP += `size`: a pop, once what it popped has been read (see peek). */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   popCommit(size: number): void {
     const l = (this.R[4] + size) | 0;
     if (l >>> 0 < this.R[4] >>> 0) this.H[4] = (this.H[4] + 1) | 0;
     this.R[4] = l;
+  }
+
+  /** leave's RSP = RBP + `size` (the operand size it then pops into RBP or BP). */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  leaveRsp(size: number): void {
+    const x = (this.R[5] >>> 0) + size;
+    this.R[4] = x | 0;
+    this.H[4] = (this.H[5] + (x > 0xffffffff ? 1 : 0)) | 0;
+  }
+  // @generated-end (stack)
+
+  /** Reads the top of stack without moving RSP (pop commits with popCommit). */
+  peek(size: number): number {
+    return this.load(this.R[4], this.H[4], size);
   }
 
   /** Raises #GP(0) when not at CPL 0. @see Intel SDM Vol. 3A §5.9 (privileged instructions) */

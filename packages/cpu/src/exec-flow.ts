@@ -51,9 +51,7 @@ export function execFlow(c: CpuCore, i: Insn): void {
       const size = i.size;
       const v = size === 8 ? c.rd64(c.R[5], c.H[5]) : c.rd16(c.R[5], c.H[5]);
       const h = c.vh;
-      const x = (c.R[5] >>> 0) + size;
-      c.R[4] = x | 0;
-      c.H[4] = (c.H[5] + (x > 0xffffffff ? 1 : 0)) | 0;
+      c.leaveRsp(size);
       if (size === 8) {
         c.R[5] = v;
         c.H[5] = h;

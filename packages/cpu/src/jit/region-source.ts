@@ -16,6 +16,7 @@ import { accExtend, widen } from '../semantics/extend-semantics.js';
 import { type LazyField, lazyFlush, lazyLocals, lazyStore } from '../semantics/lazy-record.js';
 import { cmovNotTaken, type RegStage, regRead, regWrite, setccValue } from '../semantics/reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
+import { commitRsp, leaveRsp, poppedRsp, pushedRsp } from '../semantics/stack-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
@@ -687,7 +688,7 @@ export class RegionEmitter {
         this.written.add(4);
         this.written.add(5);
         this.load(8, 'L5', 'H5', `v${k}`, `w${k}`);
-        this.emit(`{ const z = (L5 >>> 0) + 8; L4 = z | 0; H4 = (H5 + (z > 0xffffffff ? 1 : 0)) | 0; }`);
+        this.emit(`{ ${leaveRsp(8, LOCALS, 'z').join(' ')} }`);
         this.emit(`L5 = v${k}; H5 = w${k};`);
         return;
       case Op.Jcc: {
@@ -739,19 +740,19 @@ export class RegionEmitter {
     this.emit('}');
   }
 
-  /** push of 64 bits: RSP moves only once the store succeeded (CpuCore.push64). */
+  /** push of 64 bits: RSP moves only once the store succeeded (stack-semantics.ts, as CpuCore.push64). */
   private push(k: number, vl: string, vh: string): void {
     this.used.add(4);
     this.written.add(4);
-    this.emit(`const sl${k} = (L4 - 8) | 0, sh${k} = (sl${k} >>> 0) > (L4 >>> 0) ? (H4 - 1) | 0 : H4;`);
+    this.emit(pushedRsp(8, LOCALS, `sl${k}`, `sh${k}`, 'const ').join(' '));
     this.store(8, `sl${k}`, `sh${k}`, vl, vh);
-    this.emit(`L4 = sl${k}; H4 = sh${k};`);
+    this.emit(commitRsp(LOCALS, `sl${k}`, `sh${k}`).join(' '));
   }
 
   private popCommit(n: number): void {
     this.used.add(4);
     this.written.add(4);
-    this.emit(`{ const l = (L4 + ${n}) | 0; if ((l >>> 0) < (L4 >>> 0)) H4 = (H4 + 1) | 0; L4 = l; }`);
+    this.emit(`{ ${poppedRsp(n, LOCALS, 'l').join(' ')} }`);
   }
 
   /** An op run by its interpreter executor: registers and flags written back, then reloaded. */

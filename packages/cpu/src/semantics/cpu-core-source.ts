@@ -1,6 +1,8 @@
 import { MemoryForm } from '../insn.js';
 import { eaResult, runTimeEa } from './ea-semantics.js';
 import { indent, numbered } from './numbered.js';
+import type { RegStage } from './reg-semantics.js';
+import { commitRsp, leaveRsp, poppedRsp, pushedRsp } from './stack-semantics.js';
 
 /** The lines that delimit CpuCore's generated part (its effective address) in cpu-core.ts. */
 export const CPU_CORE_BEGIN =
@@ -55,4 +57,51 @@ export function cpuCoreSource(): string {
     '}',
   );
   return numbered(indent(out, '  '));
+}
+
+/** The lines that delimit CpuCore's generated stack-pointer part in cpu-core.ts. */
+export const CPU_CORE_STACK_BEGIN =
+  '  // @generated-begin: scripts/gen-dispatch.mjs writes push and the stack pointer from src/semantics/cpu-core-source.ts';
+export const CPU_CORE_STACK_END = '  // @generated-end (stack)';
+
+/** The registers through CpuState. */
+const THIS_REGS: RegStage = { lo: (r) => `this.R[${r}]`, hi: (r) => `this.H[${r}]` };
+
+/**
+ * CpuCore's push, push64, popCommit and leaveRsp, from stack-semantics.ts (what the compiler writes
+ * for push, pop, call, ret and leave), as the source text scripts/gen-dispatch.mjs writes into
+ * cpu-core.ts.
+ */
+export function cpuCoreStackSource(): string {
+  const push = (n: number | string, store: string) => [
+    ...pushedRsp(n, THIS_REGS, 'l', 'h', 'const '),
+    store,
+    ...commitRsp(THIS_REGS, 'l', 'h'),
+  ];
+  const out = [
+    '/** Pushes `size` bytes; RSP moves only once the store succeeded. */',
+    FORMAT,
+    'push(size: number, lo: number, hi: number): void {',
+    ...push('size', 'this.store(l, h, size, lo, hi);').map((l) => `  ${l}`),
+    '}',
+    '',
+    '/** push of 64 bits (call, push r64): RSP moves only once the store succeeded. */',
+    FORMAT,
+    'push64(lo: number, hi: number): void {',
+    ...push(8, 'this.wr64(l, h, lo, hi);').map((l) => `  ${l}`),
+    '}',
+    '',
+    '/** RSP += `size`: a pop, once what it popped has been read (see peek). */',
+    FORMAT,
+    'popCommit(size: number): void {',
+    ...poppedRsp('size', THIS_REGS, 'l').map((l) => `  ${l}`),
+    '}',
+    '',
+    "/** leave's RSP = RBP + `size` (the operand size it then pops into RBP or BP). */",
+    FORMAT,
+    'leaveRsp(size: number): void {',
+    ...leaveRsp('size', THIS_REGS, 'x').map((l) => `  ${l}`),
+    '}',
+  ];
+  return indent(out, '  ');
 }

@@ -1,4 +1,11 @@
-import { CPU_CORE_BEGIN, CPU_CORE_END, cpuCoreSource } from './cpu-core-source.js';
+import {
+  CPU_CORE_BEGIN,
+  CPU_CORE_END,
+  CPU_CORE_STACK_BEGIN,
+  CPU_CORE_STACK_END,
+  cpuCoreSource,
+  cpuCoreStackSource,
+} from './cpu-core-source.js';
 import { CPU_STATE_BEGIN, CPU_STATE_END, cpuStateSource } from './cpu-state-source.js';
 import { EXEC_ALU_BEGIN, EXEC_ALU_END, execAluSource } from './exec-alu-source.js';
 import { EXEC_RARE_BEGIN, EXEC_RARE_END, execRareSource } from './exec-rare-source.js';
@@ -23,6 +30,7 @@ export const GENERATED_PARTS: readonly GeneratedPart[] = [
   { file: 'cpu.ts', begin: DISPATCH_BEGIN, end: DISPATCH_END, text: interpreterDispatch },
   { file: 'cpu-state.ts', begin: CPU_STATE_BEGIN, end: CPU_STATE_END, text: cpuStateSource },
   { file: 'cpu-core.ts', begin: CPU_CORE_BEGIN, end: CPU_CORE_END, text: cpuCoreSource },
+  { file: 'cpu-core.ts', begin: CPU_CORE_STACK_BEGIN, end: CPU_CORE_STACK_END, text: cpuCoreStackSource },
   { file: 'exec-alu.ts', begin: EXEC_ALU_BEGIN, end: EXEC_ALU_END, text: execAluSource },
   { file: 'exec-shift.ts', begin: EXEC_SHIFT_BEGIN, end: EXEC_SHIFT_END, text: execShiftSource },
   { file: 'exec-rare.ts', begin: EXEC_RARE_BEGIN, end: EXEC_RARE_END, text: execRareSource },
