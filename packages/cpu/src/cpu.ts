@@ -359,20 +359,14 @@ export class Cpu extends CpuTraps {
         case 2 /* Op.Nop */:
           break;
         case 3 /* Op.MovRR */:
-          if (i.size === 8) {
-            this.R[i.dr] = this.R[i.sr];
-            this.H[i.dr] = this.H[i.sr];
-          } else if (i.size === 4) {
-            this.R[i.dr] = this.R[i.sr];
-            this.H[i.dr] = 0;
-          } else this.setR(i.dr, i.size, this.getR(i.sr, i.size), 0);
+          if (i.size === 8) { this.R[i.dr] = this.R[i.sr]; this.H[i.dr] = this.H[i.sr]; }
+          else if (i.size === 4) { this.R[i.dr] = this.R[i.sr]; this.H[i.dr] = 0; }
+          else this.setR(i.dr, i.size, this.getR(i.sr, i.size), 0);
           break;
         case 4 /* Op.MovRI */:
-          if (i.size >= 4) {
-            // The immediate's high half is already 0 at 32 bits.
-            this.R[i.dr] = i.il;
-            this.H[i.dr] = i.ih;
-          } else this.setR(i.dr, i.size, i.il, i.ih);
+          // The immediate's high half is already 0 at 32 bits.
+          if (i.size >= 4) { this.R[i.dr] = i.il; this.H[i.dr] = i.ih; }
+          else this.setR(i.dr, i.size, i.il, i.ih);
           break;
         case 5 /* Op.MovRM */:
           {
@@ -403,12 +397,9 @@ export class Cpu extends CpuTraps {
                 lo = this.rd64(a, ah);
                 hi = this.vh;
               }
-              R[i.dr] = lo;
-              H[i.dr] = hi;
-            } else if (i.size === 4) {
-              this.R[i.dr] = this.rd32(a, ah);
-              this.H[i.dr] = 0;
-            } else this.setR(i.dr, i.size, this.load(a, ah, i.size), 0);
+              R[i.dr] = lo; H[i.dr] = hi;
+            } else if (i.size === 4) { R[i.dr] = this.rd32(a, ah); H[i.dr] = 0; }
+            else this.setR(i.dr, i.size, this.load(a, ah, i.size), 0);
             break;
           }
         case 6 /* Op.MovMR */:
@@ -466,10 +457,8 @@ export class Cpu extends CpuTraps {
               }
             }
             const a = this.ea(i);
-            if (i.size === 8) {
-              R[i.dr] = a;
-              H[i.dr] = this.eah;
-            } else this.setR(i.dr, i.size, a, 0);
+            if (i.size === 8) { R[i.dr] = a; H[i.dr] = this.eah; }
+            else this.setR(i.dr, i.size, a, 0);
             break;
           }
         case 8 /* Op.Movzx */:
@@ -490,10 +479,8 @@ export class Cpu extends CpuTraps {
               const a = this.ea(i);
               v = i.size2 === 1 ? this.rd8(a, this.eah) : this.rd16(a, this.eah);
             }
-            if (i.size >= 4) {
-              this.R[i.dr] = v;
-              this.H[i.dr] = 0;
-            } else this.setR(i.dr, i.size, v, 0);
+            if (i.size >= 4) { this.R[i.dr] = v; this.H[i.dr] = 0; }
+            else this.setR(i.dr, i.size, v, 0);
             break;
           }
         case 9 /* Op.Movsx */:
@@ -607,8 +594,7 @@ export class Cpu extends CpuTraps {
             const lo = this.rd64(this.R[4], this.H[4]);
             const hi = this.vh;
             this.popCommit(8);
-            this.R[i.dr] = lo;
-            this.H[i.dr] = hi;
+            this.R[i.dr] = lo; this.H[i.dr] = hi;
             break;
           }
           execFlow(this, i);
@@ -652,10 +638,8 @@ export class Cpu extends CpuTraps {
           if (i.sk === 1 /* OperandKind.Reg */ && i.size >= 4) {
             // cmovcc r32/r64, r: a 32-bit destination is zero-extended even when nothing moves.
             const w = i.size === 8;
-            if (this.cond(i.cc)) {
-              this.R[i.dr] = this.R[i.sr];
-              this.H[i.dr] = w ? this.H[i.sr] : 0;
-            } else if (i.size === 4) this.H[i.dr] = 0;
+            if (this.cond(i.cc)) { this.R[i.dr] = this.R[i.sr]; this.H[i.dr] = w ? this.H[i.sr] : 0; }
+            else if (i.size === 4) this.H[i.dr] = 0;
             break;
           }
           execConditional(this, i);

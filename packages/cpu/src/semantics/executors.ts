@@ -12,11 +12,23 @@ export interface Executor {
 }
 
 /**
- * Which executor runs each op the dispatch does not run inline (for execFlags, only the ops the
- * compiler calls it for: it runs every flag and system instruction). The one table execRare's switch
- * is generated from and the compiler's HELPER_OPS is read from.
+ * Which executor runs each op (or the forms of it) the dispatch does not run inline (for execFlags,
+ * only the ops the compiler calls it for: it runs every flag and system instruction). The one table
+ * execRare's switch and the dispatch's calls out are generated from, and the compiler's HELPER_OPS is
+ * read from.
  */
 export const EXECUTORS: readonly Executor[] = [
+  // The forms the dispatch and the compiler do not take inline (both write the common ones out).
+  { exec: 'execAluReg', ops: ['AluReg'], rare: false, compiled: false },
+  {
+    exec: 'execAlu',
+    ops: ['Add', 'Or', 'Adc', 'Sbb', 'And', 'Sub', 'Xor', 'Cmp', 'Test'],
+    rare: false,
+    compiled: false,
+  },
+  { exec: 'execUnary', ops: ['Neg', 'Inc', 'Dec', 'Not'], rare: false, compiled: false },
+  { exec: 'execExtend', ops: ['Movsx'], rare: false, compiled: false },
+  { exec: 'execConditional', ops: ['Setcc', 'Cmovcc'], rare: false, compiled: false },
   { exec: 'execShift', ops: ['Shift'], rare: false, compiled: true },
   { exec: 'execDoubleShift', ops: ['Shld', 'Shrd'], rare: true, compiled: true },
   { exec: 'execMul', ops: ['Imul1', 'Mul'], rare: true, compiled: true },
@@ -41,3 +53,10 @@ export const EXECUTORS: readonly Executor[] = [
     compiled: true,
   },
 ];
+
+/** The executor of `op` (each op has at most one: executors.spec.ts). */
+export function executorOf(op: keyof typeof Op): Executor {
+  const e = EXECUTORS.find((x) => x.ops.includes(op));
+  if (e === undefined) throw new Error(`int3 semantics: no executor runs ${op}`);
+  return e;
+}

@@ -3,15 +3,18 @@ import { LazyOp } from '../lazy-flags.js';
 import { Op } from '../op.js';
 import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './alu-semantics.js';
 import { type EaResult, eaResult, runTimeEa } from './ea-semantics.js';
+import { executorOf } from './executors.js';
 import { accExtend } from './extend-semantics.js';
 import { type LazyValues, lazyStore } from './lazy-record.js';
 import { indent, lazyName, numbered } from './numbered.js';
-import { cmovNotTaken, lowByteWrite, type RegStage, setccValue } from './reg-semantics.js';
+import { cmovNotTaken, lowByteWrite, type RegStage, regWrite, setccValue } from './reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
 
 /** Indents of a case body's statements in the generated switch, and of those one block deeper. */
 const CASE_BODY = ' '.repeat(12);
 const NESTED_BODY = ' '.repeat(16);
+/** Indent of a case's own statements (a call out after its inline forms). */
+const CALL_OUT = ' '.repeat(10);
 
 /**
  * The statements storing a lazy-flag record of kind `kinds` (lazy-record.ts: the fields that kind
@@ -26,6 +29,35 @@ function lazyRecord(pad: string, kinds: number | readonly number[], v: LazyValue
 
 /** The registers through CpuState (`this.R[r]`, `this.H[r]`), for reg-semantics.ts. */
 const THIS_REGS: RegStage = { lo: (r) => `this.R[${r}]`, hi: (r) => `this.H[${r}]` };
+
+/** A register write at a known width (reg-semantics.ts), as one block on a line. */
+function write(size: 4 | 8, r: string, lo: string, hi: string, regs: RegStage = THIS_REGS): string {
+  return `{ ${regWrite(size, r, lo, hi, regs).join(' ')} }`;
+}
+
+/** run()'s locals R and H (the register file's two arrays). */
+const LOCAL_REGS: RegStage = { lo: (r) => `R[${r}]`, hi: (r) => `H[${r}]` };
+
+/**
+ * The dispatch's call out for `op` at `pad` (a form it does not take inline, or all of it): `op`'s
+ * executor in the table of executors.ts, or execRare, which reaches the rare ones; then the loop
+ * leaves its sequential path, since an executor may move RIP.
+ */
+function callOut(op: keyof typeof Op, pad: string): string {
+  const e = executorOf(op);
+  const call = e.rare ? 'exit = execRare(this, i);' : `${e.exec}(this, i);`;
+  return indent([call, 'seq = false;', 'break;'], pad);
+}
+
+/** Case labels for `ops`, which the dispatch hands whole to their one executor (callOut). */
+function callOutCases(ops: readonly (keyof typeof Op)[]): string {
+  const execs = new Set(ops.map((op) => executorOf(op).exec));
+  if (execs.size !== 1) throw new Error(`int3 semantics: ${ops.join(', ')} have executors ${[...execs].join(', ')}`);
+  return `${indent(
+    ops.map((op) => `case #Op.${op}:`),
+    '        ',
+  )}\n${callOut(ops[0], '          ')}`;
+}
 
 /** Lea's locals for the base, index and scale. */
 const LEA_PARTS = { regs: '', base: 'b', index: 'n', scale: 's' };
@@ -214,26 +246,18 @@ ${aluCases()}
 ${lazyRecord(CASE_BODY, [LazyOp.Add, LazyOp.Sub, LazyOp.Logic], { size: 'i.size', dl: 'dl', dh: 'dh', sl: 'sl', sh: 'sh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
-          execAluReg(this, i);
-          seq = false;
-          break;
+${callOut('AluReg', CALL_OUT)}
         case #Op.Nop:
           break;
         case #Op.MovRR:
-          if (i.size === 8) {
-            this.R[i.dr] = this.R[i.sr];
-            this.H[i.dr] = this.H[i.sr];
-          } else if (i.size === 4) {
-            this.R[i.dr] = this.R[i.sr];
-            this.H[i.dr] = 0;
-          } else this.setR(i.dr, i.size, this.getR(i.sr, i.size), 0);
+          if (i.size === 8) ${write(8, 'i.dr', 'this.R[i.sr]', 'this.H[i.sr]')}
+          else if (i.size === 4) ${write(4, 'i.dr', 'this.R[i.sr]', '0')}
+          else this.setR(i.dr, i.size, this.getR(i.sr, i.size), 0);
           break;
         case #Op.MovRI:
-          if (i.size >= 4) {
-            // The immediate's high half is already 0 at 32 bits.
-            this.R[i.dr] = i.il;
-            this.H[i.dr] = i.ih;
-          } else this.setR(i.dr, i.size, i.il, i.ih);
+          // The immediate's high half is already 0 at 32 bits.
+          if (i.size >= 4) ${write(8, 'i.dr', 'i.il', 'i.ih')}
+          else this.setR(i.dr, i.size, i.il, i.ih);
           break;
         case #Op.MovRM:
           {
@@ -262,12 +286,9 @@ ${eaInline('Base', '              ', { regs: '' }, (x) => [`ah = ${x.hi};`, `a =
                 lo = this.rd64(a, ah);
                 hi = this.vh;
               }
-              R[i.dr] = lo;
-              H[i.dr] = hi;
-            } else if (i.size === 4) {
-              this.R[i.dr] = this.rd32(a, ah);
-              this.H[i.dr] = 0;
-            } else this.setR(i.dr, i.size, this.load(a, ah, i.size), 0);
+              ${regWrite(8, 'i.dr', 'lo', 'hi', LOCAL_REGS).join(' ')}
+            } else if (i.size === 4) ${write(4, 'i.dr', 'this.rd32(a, ah)', '0', LOCAL_REGS)}
+            else this.setR(i.dr, i.size, this.load(a, ah, i.size), 0);
             break;
           }
         case #Op.MovMR:
@@ -318,10 +339,8 @@ ${eaInline('Base', '                ', LEA_PARTS, (x) => [`H[i.dr] = w ? ${x.hi}
               }
             }
             const a = this.ea(i);
-            if (i.size === 8) {
-              R[i.dr] = a;
-              H[i.dr] = this.eah;
-            } else this.setR(i.dr, i.size, a, 0);
+            if (i.size === 8) ${write(8, 'i.dr', 'a', 'this.eah', LOCAL_REGS)}
+            else this.setR(i.dr, i.size, a, 0);
             break;
           }
         case #Op.Movzx:
@@ -340,16 +359,11 @@ ${eaInline('Base', '              ', { regs: 'this.' }, (x) => [`const ah = ${x.
               const a = this.ea(i);
               v = i.size2 === 1 ? this.rd8(a, this.eah) : this.rd16(a, this.eah);
             }
-            if (i.size >= 4) {
-              this.R[i.dr] = v;
-              this.H[i.dr] = 0;
-            } else this.setR(i.dr, i.size, v, 0);
+            if (i.size >= 4) ${write(4, 'i.dr', 'v', '0')}
+            else this.setR(i.dr, i.size, v, 0);
             break;
           }
-        case #Op.Movsx:
-          execExtend(this, i);
-          seq = false;
-          break;
+${callOutCases(['Movsx'])}
         case #Op.Cmp:
           if (i.dk === #OperandKind.Reg && i.sk !== #OperandKind.Mem) {
             // cmp r8/r16, r/imm (32/64-bit register forms are AluReg): operands are zero-extended.
@@ -360,20 +374,8 @@ ${cmpNarrow()}
 ${lazyRecord(CASE_BODY, LazyOp.Sub, { op: '#LazyOp.Sub', size: 'size', dl: 'dl', dh: '0', sl: 'sl', sh: '0', rl: 'rl', rh: '0', cf: '0' })}
             break;
           }
-          execAlu(this, i);
-          seq = false;
-          break;
-        case #Op.Add:
-        case #Op.Or:
-        case #Op.Adc:
-        case #Op.Sbb:
-        case #Op.And:
-        case #Op.Sub:
-        case #Op.Xor:
-        case #Op.Test:
-          execAlu(this, i);
-          seq = false;
-          break;
+${callOut('Cmp', CALL_OUT)}
+${callOutCases(['Add', 'Or', 'Adc', 'Sbb', 'And', 'Sub', 'Xor', 'Test'])}
         case #Op.Neg:
           if (i.dk === #OperandKind.Reg && i.size >= 4) {
             // neg r32/r64: 0 - dst with lazy flags (CF = dst != 0 falls out of LazyOp.Sub).
@@ -389,15 +391,8 @@ ${neg()}
 ${lazyRecord(CASE_BODY, LazyOp.Sub, { op: '#LazyOp.Sub', size: 'i.size', dl: '0', dh: '0', sl: 'dl', sh: 'dh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
-          execUnary(this, i);
-          seq = false;
-          break;
-        case #Op.Inc:
-        case #Op.Dec:
-        case #Op.Not:
-          execUnary(this, i);
-          seq = false;
-          break;
+${callOut('Neg', CALL_OUT)}
+${callOutCases(['Inc', 'Dec', 'Not'])}
         case #Op.Jcc:
           if (this.cond(i.cc)) {
             this.ripLo = i.tl;
@@ -432,29 +427,17 @@ ${lazyRecord(CASE_BODY, LazyOp.Sub, { op: '#LazyOp.Sub', size: 'i.size', dl: '0'
             this.push64(this.R[i.sr], this.H[i.sr]);
             break;
           }
-          execFlow(this, i);
-          seq = false;
-          break;
+${callOut('Push', CALL_OUT)}
         case #Op.Pop:
           if (i.size === 8 && i.dk === #OperandKind.Reg) {
             const lo = this.rd64(this.R[4], this.H[4]);
             const hi = this.vh;
             this.popCommit(8);
-            this.R[i.dr] = lo;
-            this.H[i.dr] = hi;
+            ${regWrite(8, 'i.dr', 'lo', 'hi', THIS_REGS).join(' ')}
             break;
           }
-          execFlow(this, i);
-          seq = false;
-          break;
-        case #Op.CallInd:
-        case #Op.JmpInd:
-        case #Op.Leave:
-        case #Op.Jrcxz:
-        case #Op.Loop:
-          execFlow(this, i);
-          seq = false;
-          break;
+${callOut('Pop', CALL_OUT)}
+${callOutCases(['CallInd', 'JmpInd', 'Leave', 'Jrcxz', 'Loop'])}
 ${accExtendCases()}
         case #Op.Setcc:
           if (i.dk === #OperandKind.Reg && i.dr < 16) {
@@ -462,22 +445,16 @@ ${accExtendCases()}
             ${lowByteWrite('i.dr', setccValue('this.cond(i.cc)'), THIS_REGS)}
             break;
           }
-          execConditional(this, i);
-          seq = false;
-          break;
+${callOut('Setcc', CALL_OUT)}
         case #Op.Cmovcc:
           if (i.sk === #OperandKind.Reg && i.size >= 4) {
             // cmovcc r32/r64, r: a 32-bit destination is zero-extended even when nothing moves.
             const w = i.size === 8;
-            if (this.cond(i.cc)) {
-              this.R[i.dr] = this.R[i.sr];
-              this.H[i.dr] = w ? this.H[i.sr] : 0;
-            } else ${cmovNotTaken('i.size', 'i.dr', THIS_REGS).join(' ')}
+            if (this.cond(i.cc)) ${write(8, 'i.dr', 'this.R[i.sr]', 'w ? this.H[i.sr] : 0')}
+            else ${cmovNotTaken('i.size', 'i.dr', THIS_REGS).join(' ')}
             break;
           }
-          execConditional(this, i);
-          seq = false;
-          break;
+${callOut('Cmovcc', CALL_OUT)}
         case #Op.Shift:
           if (i.dk === #OperandKind.Reg && i.sk === #OperandKind.Imm && i.cc >= 4) {
             // shl/shr/sar r32/r64, imm (not 0), inline: CF = last bit out, OF as the count-1 formula gives it.
@@ -511,9 +488,7 @@ ${lazyRecord(NESTED_BODY, LazyOp.Result, { op: '#LazyOp.Result', size: '8', rl: 
               }
             }
           }
-          execShift(this, i);
-          seq = false;
-          break;
+${callOut('Shift', CALL_OUT)}
         case #Op.Imul2:
           if (i.sk === #OperandKind.Reg && i.size >= 4) {
             // imul r, r / imul r, r, imm at 32/64 bits: the low bits only, CF/OF lazy (LazyOp.Imul).
@@ -530,9 +505,7 @@ ${imul()}
 ${lazyRecord(CASE_BODY, LazyOp.Imul, { op: '#LazyOp.Imul', size: 'i.size', dl: 'al', dh: 'ah', sl: 'bl', sh: 'bh', rl: 'rl', rh: 'rh', cf: '0' })}
             break;
           }
-          exit = execRare(this, i);
-          seq = false;
-          break;
+${callOut('Imul2', CALL_OUT)}
         default:
           exit = execRare(this, i);
           seq = false;
