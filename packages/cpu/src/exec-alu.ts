@@ -5,7 +5,7 @@ import { type Insn, OperandKind } from './insn.js';
 import { LazyOp, sizeMask } from './lazy-flags.js';
 import { Op } from './op.js';
 
-// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg, execExtend and execConditional from src/semantics/exec-alu-source.ts
+// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg, execExtend, execConditional, addAt, subAt and imulAt from src/semantics/exec-alu-source.ts
 /**
  * add/or/adc/sbb/and/sub/xor/cmp/test in every operand form and size, with lazily computed flags.
  * @see Intel SDM Vol. 2A (ADD, ADC, SUB, SBB, AND, OR, XOR, CMP, TEST)
@@ -215,6 +215,51 @@ export function execConditional(c: CpuCore, i: Insn): void {
   c.ripLo = i.nl;
   c.ripHi = i.nh;
 }
+
+/** `d + s` at `size` bytes: the result's low half; its high half goes to `c.vh` (0 below 8 bytes). */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+export function addAt(c: CpuCore, size: number, dl: number, dh: number, sl: number, sh: number): number {
+  let rl: number;
+  let rh = 0;
+  if (size === 8) {
+    const l = (dl >>> 0) + (sl >>> 0);
+    rl = l | 0;
+    rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
+  } else rl = (dl + sl) & sizeMask(size);
+  c.vh = rh;
+  return rl;
+}
+
+/** `d − s` at `size` bytes: the result's low half; its high half goes to `c.vh` (0 below 8 bytes). */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+export function subAt(c: CpuCore, size: number, dl: number, dh: number, sl: number, sh: number): number {
+  let rl: number;
+  let rh = 0;
+  if (size === 8) {
+    const l = (dl >>> 0) - (sl >>> 0);
+    rl = l | 0;
+    rh = (dh - sh - (l < 0 ? 1 : 0)) | 0;
+  } else rl = (dl - sl) & sizeMask(size);
+  c.vh = rh;
+  return rl;
+}
+
+/** The low `size` bytes of `a * b` (imul's two- and three-operand forms): the low half returned, the high half in `c.vh`. */
+// biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+export function imulAt(c: CpuCore, size: number, al: number, ah: number, bl: number, bh: number): number {
+  let rl: number;
+  let rh: number;
+  if (size === 8) {
+    rl = Math.imul(al, bl);
+    rh = (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0;
+  } else {
+    rl = Math.imul(al, bl);
+    rh = 0;
+    if (size === 2) rl &= 0xffff;
+  }
+  c.vh = rh;
+  return rl;
+}
 // @generated-end
 
 /** Reads the source at its own size (`size2`), zero-extended; high half to `vh`. */
@@ -247,13 +292,8 @@ export function execExchange(c: CpuCore, i: Insn): void {
     c.writeDst(i, sl, sh);
     c.setR(i.sr, size, dl, dh);
   } else if (i.op === Op.Xadd) {
-    let rl: number;
-    let rh = 0;
-    if (size === 8) {
-      const l = (dl >>> 0) + (sl >>> 0);
-      rl = l | 0;
-      rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
-    } else rl = (dl + sl) & sizeMask(size);
+    const rl = addAt(c, size, dl, dh, sl, sh);
+    const rh = c.vh;
     if (i.dk === OperandKind.Reg) {
       c.setR(i.sr, size, dl, dh);
       c.setR(i.dr, size, rl, rh);
@@ -265,13 +305,8 @@ export function execExchange(c: CpuCore, i: Insn): void {
   } else {
     const al = c.getR(0, size);
     const ah = c.vh;
-    let rl: number;
-    let rh = 0;
-    if (size === 8) {
-      const l = (al >>> 0) - (dl >>> 0);
-      rl = l | 0;
-      rh = (ah - dh - (l < 0 ? 1 : 0)) | 0;
-    } else rl = (al - dl) & sizeMask(size);
+    const rl = subAt(c, size, al, ah, dl, dh);
+    const rh = c.vh;
     if (al === dl && ah === dh) c.writeDst(i, sl, sh);
     else {
       // A failed compare writes a memory destination back unchanged (locked cycle); a register is untouched.

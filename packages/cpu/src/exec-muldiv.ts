@@ -1,7 +1,7 @@
 import type { CpuCore } from './cpu-core.js';
 import { CpuFault } from './cpu-fault.js';
 import { ExceptionVector } from './exception-vector.js';
-import { umulHigh32 } from './imul-overflow.js';
+import { imulAt } from './exec-alu.js';
 import type { Insn } from './insn.js';
 import { LazyOp } from './lazy-flags.js';
 import { Op } from './op.js';
@@ -130,10 +130,8 @@ export function execImul2(c: CpuCore, i: Insn): void {
     al = c.getR(i.dr, size);
     ah = c.vh;
   }
-  let rl = Math.imul(al, bl);
-  let rh = 0;
-  if (size === 2) rl &= 0xffff;
-  else if (size === 8) rh = (umulHigh32(al, bl) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0;
+  const rl = imulAt(c, size, al, ah, bl, bh);
+  const rh = c.vh;
   c.setR(i.dr, size, rl, rh);
   c.setLazy(LazyOp.Imul, size, al, ah, bl, bh, rl, rh, 0);
   c.ripLo = i.nl;

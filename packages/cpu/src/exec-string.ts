@@ -1,6 +1,7 @@
 import type { CpuCore } from './cpu-core.js';
+import { subAt } from './exec-alu.js';
 import type { Insn } from './insn.js';
-import { LazyOp, sizeMask } from './lazy-flags.js';
+import { LazyOp } from './lazy-flags.js';
 import { Op } from './op.js';
 
 /** Adds `delta` to register `r` at the string instruction's address size. */
@@ -69,13 +70,8 @@ export function execString(c: CpuCore, i: Insn): void {
         }
         const bl = c.load(di, dh, size);
         const bh = c.vh;
-        let rl: number;
-        let rh = 0;
-        if (size === 8) {
-          const x = (al >>> 0) - (bl >>> 0);
-          rl = x | 0;
-          rh = (ah - bh - (x < 0 ? 1 : 0)) | 0;
-        } else rl = (al - bl) & sizeMask(size);
+        const rl = subAt(c, size, al, ah, bl, bh);
+        const rh = c.vh;
         c.setLazy(LazyOp.Sub, size, al, ah, bl, bh, rl, rh, 0);
         if (op === Op.Cmps) advance(c, 6, step, a32);
         advance(c, 7, step, a32);

@@ -1,12 +1,12 @@
 import { Op } from '../op.js';
-import { type AluStage, aluResult, incDecResult, negResult, notResult } from './alu-semantics.js';
+import { type AluStage, aluResult, imulResult, incDecResult, negResult, notResult } from './alu-semantics.js';
 import { widen } from './extend-semantics.js';
 import { indent, numbered } from './numbered.js';
 import { cmovNotTaken, setccValue } from './reg-semantics.js';
 
 /** The lines that delimit exec-alu.ts's generated part. */
 export const EXEC_ALU_BEGIN =
-  '// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg, execExtend and execConditional from src/semantics/exec-alu-source.ts';
+  '// @generated-begin: scripts/gen-dispatch.mjs writes execAlu, execUnary, execAluReg, execExtend, execConditional, addAt, subAt and imulAt from src/semantics/exec-alu-source.ts';
 export const EXEC_ALU_END = '// @generated-end';
 
 const FORMAT = '// biome-ignore format: generated (the formatter would re-wrap what the generator writes)';
@@ -247,12 +247,71 @@ function execConditional(): string[] {
 }
 
 /**
+ * addAt, subAt and imulAt: an add, sub or truncated multiply of two operands the caller read (xadd,
+ * cmpxchg's compare, cmps and scas, imul r, r/m[, imm]), the low half returned and the high half in
+ * `c.vh`, from the same alu-semantics.ts as execAlu and the compiler.
+ */
+function arithAt(): string[] {
+  const out: string[] = [];
+  for (const [name, op, what] of [
+    ['addAt', Op.Add, '`d + s`'],
+    ['subAt', Op.Sub, '`d − s`'],
+  ] as const) {
+    out.push(
+      `/** ${what} at \`size\` bytes: the result's low half; its high half goes to \`c.vh\` (0 below 8 bytes). */`,
+      FORMAT,
+      `export function ${name}(c: CpuCore, size: number, dl: number, dh: number, sl: number, sh: number): number {`,
+      ...body([
+        'let rl: number;',
+        'let rh = 0;',
+        ...bySize(aluResult(op, stage(true, null, '0')), aluResult(op, stage(false, 'sizeMask(size)', '0'))),
+        'c.vh = rh;',
+        'return rl;',
+      ]),
+      '}',
+      '',
+    );
+  }
+  const imul = (w: boolean) => imulResult({ w, al: 'al', ah: 'ah', bl: 'bl', bh: 'bh', rl: 'rl', rh: 'rh', decl: '' });
+  out.push(
+    "/** The low `size` bytes of `a * b` (imul's two- and three-operand forms): the low half returned, the high half in `c.vh`. */",
+    FORMAT,
+    'export function imulAt(c: CpuCore, size: number, al: number, ah: number, bl: number, bh: number): number {',
+    ...body([
+      'let rl: number;',
+      'let rh: number;',
+      ...bySize(imul(true), [...imul(false), 'if (size === 2) rl &= 0xffff;']),
+      'c.vh = rh;',
+      'return rl;',
+    ]),
+    '}',
+    '',
+  );
+  return out;
+}
+
+/**
  * execAlu, execUnary, execAluReg, execExtend and execConditional, the interpreter's executors of the ALU ops in the forms its
  * dispatch does not run inline, of movzx/movsx and of setcc/cmovcc, with their results from
  * alu-semantics.ts, extend-semantics.ts and reg-semantics.ts (the compiler's and the dispatch's source too), as the text scripts/gen-dispatch.mjs writes into exec-alu.ts.
  */
 export function execAluSource(): string {
   return numbered(
-    indent([...execAlu(), '', ...execUnary(), '', ...execAluReg(), '', ...execExtend(), '', ...execConditional()], ''),
+    indent(
+      [
+        ...execAlu(),
+        '',
+        ...execUnary(),
+        '',
+        ...execAluReg(),
+        '',
+        ...execExtend(),
+        '',
+        ...execConditional(),
+        '',
+        ...arithAt().slice(0, -1),
+      ],
+      '',
+    ),
   );
 }
