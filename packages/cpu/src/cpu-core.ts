@@ -142,8 +142,8 @@ export class CpuCore extends CpuState {
     if (access === Access.Write && !(f & PageFlags.Writable) && (user || (this.cr0Value & CR0_WP) !== 0n))
       this.pageFault(lo, hi, code | 1);
     if (access === Access.Fetch && f & PageFlags.NoExecute) this.pageFault(lo, hi, code | 1);
-    const i = (lo >>> 12) & 255;
     if (access === Access.Fetch) {
+      const i = (lo >>> 12) & 255;
       if (this.fTagLo[i] !== 1 && (this.fTagLo[i] !== (lo & -4096) || this.fTagHi[i] !== hi)) {
         this.vTagLo = this.fTagLo[i];
         this.vTagHi = this.fTagHi[i];
@@ -155,6 +155,7 @@ export class CpuCore extends CpuState {
     } else {
       // A watched page stays out of the TLB: each access comes back here (soft-dirty noted each time).
       const cached = this.memoryWatch === null || !this.watches(lo, hi);
+      const i = this.dataSlot(lo, hi);
       if (cached) {
         this.rTagLo[i] = lo & -4096;
         this.rTagHi[i] = hi;
@@ -191,40 +192,6 @@ export class CpuCore extends CpuState {
     throw new CpuFault(ExceptionVector.PageFault, code, BigInt.asUintN(64, (BigInt(hi) << 32n) | BigInt(lo >>> 0)));
   }
 
-  rd8(lo: number, hi: number): number {
-    const i = (lo >>> 12) & 255;
-    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi) return this.rPage[i].data[lo & 0xfff];
-    return this.rdSlow(lo, hi, 1);
-  }
-
-  rd16(lo: number, hi: number): number {
-    const i = (lo >>> 12) & 255;
-    const off = lo & 0xfff;
-    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4094)
-      return this.rPage[i].view.getUint16(off, true);
-    return this.rdSlow(lo, hi, 2);
-  }
-
-  rd32(lo: number, hi: number): number {
-    const i = (lo >>> 12) & 255;
-    const off = lo & 0xfff;
-    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4092)
-      return this.rPage[i].view.getInt32(off, true);
-    return this.rdSlow(lo, hi, 4);
-  }
-
-  /** Reads 64 bits; returns the low half, the high half goes to `vh`. */
-  rd64(lo: number, hi: number): number {
-    const i = (lo >>> 12) & 255;
-    const off = lo & 0xfff;
-    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4088) {
-      const v = this.rPage[i].view;
-      this.vh = v.getInt32(off + 4, true);
-      return v.getInt32(off, true);
-    }
-    return this.rdSlow(lo, hi, 8);
-  }
-
   /** Any read the fast path cannot serve: a TLB miss or a page-crossing access. */
   rdSlow(lo: number, hi: number, size: number): number {
     const off = lo & 0xfff;
@@ -245,54 +212,6 @@ export class CpuCore extends CpuState {
     }
     this.vh = h;
     return size === 4 || size === 8 ? l : l >>> 0;
-  }
-
-  wr8(lo: number, hi: number, v: number): void {
-    const i = (lo >>> 12) & 255;
-    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi) {
-      const p = this.wPage[i];
-      p.data[lo & 0xfff] = v;
-      if (p.code !== null) p.onWrite(lo & 0xfff, 1);
-      return;
-    }
-    this.wrSlow(lo, hi, 1, v, 0);
-  }
-
-  wr16(lo: number, hi: number, v: number): void {
-    const i = (lo >>> 12) & 255;
-    const off = lo & 0xfff;
-    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4094) {
-      const p = this.wPage[i];
-      p.view.setUint16(off, v, true);
-      if (p.code !== null) p.onWrite(off, 2);
-      return;
-    }
-    this.wrSlow(lo, hi, 2, v, 0);
-  }
-
-  wr32(lo: number, hi: number, v: number): void {
-    const i = (lo >>> 12) & 255;
-    const off = lo & 0xfff;
-    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4092) {
-      const p = this.wPage[i];
-      p.view.setInt32(off, v, true);
-      if (p.code !== null) p.onWrite(off, 4);
-      return;
-    }
-    this.wrSlow(lo, hi, 4, v, 0);
-  }
-
-  wr64(lo: number, hi: number, vl: number, vh: number): void {
-    const i = (lo >>> 12) & 255;
-    const off = lo & 0xfff;
-    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4088) {
-      const p = this.wPage[i];
-      p.view.setInt32(off, vl, true);
-      p.view.setInt32(off + 4, vh, true);
-      if (p.code !== null) p.onWrite(off, 8);
-      return;
-    }
-    this.wrSlow(lo, hi, 8, vl, vh);
   }
 
   /** Any write the fast path cannot serve; checks both pages before writing either. */
@@ -348,7 +267,7 @@ export class CpuCore extends CpuState {
     }
   }
 
-  // @generated-begin: scripts/gen-dispatch.mjs writes the effective address from src/semantics/cpu-core-source.ts
+  // @generated-begin: scripts/gen-dispatch.mjs writes the effective address and the data TLB's fast paths from src/semantics/cpu-core-source.ts
   /**
    * Effective address of the memory operand; the high half goes to `eah`. Sums are exact in doubles
    * (below 2^36), so each form is one add chain truncated once.
@@ -408,6 +327,99 @@ export class CpuCore extends CpuState {
     }
     this.eah = xh | 0;
     return xl;
+  }
+
+  /** The data TLB's slot of the page at `lo`:`hi`. */
+  dataSlot(lo: number, hi: number): number {
+    return ((lo >>> 12) ^ hi) & 255;
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  rd8(lo: number, hi: number): number {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi) {
+      return this.rPage[i].data[off];
+    }
+    return this.rdSlow(lo, hi, 1);
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  rd16(lo: number, hi: number): number {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4094) {
+      return this.rPage[i].view.getUint16(off, true);
+    }
+    return this.rdSlow(lo, hi, 2);
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  rd32(lo: number, hi: number): number {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4092) {
+      return this.rPage[i].view.getInt32(off, true);
+    }
+    return this.rdSlow(lo, hi, 4);
+  }
+
+  /** Reads 64 bits; returns the low half, the high half goes to `vh`. */
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  rd64(lo: number, hi: number): number {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.rTagLo[i] === (lo & -4096) && this.rTagHi[i] === hi && off <= 4088) {
+      const v = this.rPage[i].view;
+      this.vh = v.getInt32(off + 4, true);
+      return v.getInt32(off, true);
+    }
+    return this.rdSlow(lo, hi, 8);
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  wr8(lo: number, hi: number, v: number): void {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi) {
+      const p = this.wPage[i];
+      p.data[off] = v;
+      if (p.code !== null) p.onWrite(off, 1);
+      return;
+    }
+    this.wrSlow(lo, hi, 1, v, 0);
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  wr16(lo: number, hi: number, v: number): void {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4094) {
+      const p = this.wPage[i];
+      p.view.setUint16(off, v, true);
+      if (p.code !== null) p.onWrite(off, 2);
+      return;
+    }
+    this.wrSlow(lo, hi, 2, v, 0);
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  wr32(lo: number, hi: number, v: number): void {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4092) {
+      const p = this.wPage[i];
+      p.view.setInt32(off, v, true);
+      if (p.code !== null) p.onWrite(off, 4);
+      return;
+    }
+    this.wrSlow(lo, hi, 4, v, 0);
+  }
+
+  // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+  wr64(lo: number, hi: number, vl: number, vh: number): void {
+    const i = ((lo >>> 12) ^ hi) & 255, off = lo & 0xfff;
+    if (this.wTagLo[i] === (lo & -4096) && this.wTagHi[i] === hi && off <= 4088) {
+      const p = this.wPage[i];
+      p.view.setInt32(off, vl, true);
+      p.view.setInt32(off + 4, vh, true);
+      if (p.code !== null) p.onWrite(off, 8);
+      return;
+    }
+    this.wrSlow(lo, hi, 8, vl, vh);
   }
   // @generated-end
 

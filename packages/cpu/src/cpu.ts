@@ -385,8 +385,7 @@ export class Cpu extends CpuTraps {
             }
             if (i.size === 8) {
               // CpuCore.rd64's TLB hit, inline.
-              const t = (a >>> 12) & 255;
-              const off = a & 0xfff;
+              const t = ((a >>> 12) ^ ah) & 255, off = a & 0xfff;
               let lo: number;
               let hi: number;
               if (this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah && off <= 4088) {
@@ -470,11 +469,8 @@ export class Cpu extends CpuTraps {
               const x = (i.ml >>> 0) + (this.R[i.mb] >>> 0);
               const ah = (i.mh + this.H[i.mb] + (x > 0xffffffff ? 1 : 0)) | 0;
               const a = x | 0;
-              const t = (a >>> 12) & 255;
-              v =
-                this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah
-                  ? this.rPage[t].data[a & 0xfff]
-                  : this.rd8(a, ah);
+              const t = ((a >>> 12) ^ ah) & 255, off = a & 0xfff;
+              v = this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah ? this.rPage[t].data[off] : this.rd8(a, ah);
             } else {
               const a = this.ea(i);
               v = i.size2 === 1 ? this.rd8(a, this.eah) : this.rd16(a, this.eah);

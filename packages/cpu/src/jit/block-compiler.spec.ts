@@ -382,6 +382,45 @@ describe(BlockCompiler, () => {
     expect(jit.stats.retired).toBeGreaterThan(200);
   });
 
+  it("should leave with a writer's flags that only an exit reads, at every budget", () => {
+    // L: add eax, 3; jmp M; M: mov ebx, eax; sub r15, 1; jnz L; hlt. No block of the region reads
+    // the add's or the sub's flags before the next writer: each is stored only on the way out, at the
+    // budget checks of the jumps and at the exit to the hlt.
+    const code = [0x83, 0xc0, 0x03, 0xeb, 0x00, 0x89, 0xc3, 0x49, 0x83, 0xef, 0x01, 0x75, 0xf3, 0xf4];
+    for (const budget of [1, 2, 3, 4, 5, 6, 7, 9, 13, 50]) {
+      const [a, b, jit] = both(({ cpu }) => {
+        cpu.setReg(Reg.RAX, 0xfffffff0n);
+        cpu.setReg(Reg.R15, 400n);
+        const out = [];
+        for (let k = 0; k < 12; k++) out.push(state(cpu, cpu.run(budget)));
+        out.push(state(cpu, cpu.run(1e6)));
+        return out;
+      }, code);
+      expect(b).toEqual(a);
+      expect(b[12].r.reason).toBe('hlt');
+      expect(jit.stats.retired).toBeGreaterThan(100);
+    }
+  });
+
+  it('should leave with the flags of an add to memory that killed its own code', () => {
+    // add [rip+1], cl (the imm8 of the mov); mov dl, 0x10; setc bl; add esi, ebx; add edi, edx;
+    // sub r15, 1; jnz back; hlt. The add's flags are read (by setc) only after its store killed
+    // the region: the interpreter runs the patched rest, with the add's CF.
+    const code = [
+      0x00, 0x0d, 0x01, 0, 0, 0, 0xb2, 0x10, 0x0f, 0x92, 0xc3, 0x01, 0xde, 0x01, 0xd7, 0x49, 0x83, 0xef, 0x01, 0x75,
+      0xeb, 0xf4,
+    ];
+    const [a, b, jit] = both(({ cpu }) => {
+      cpu.setReg(Reg.RCX, 0xf8n);
+      cpu.setReg(Reg.R15, 10n);
+      return state(cpu, cpu.run(10_000));
+    }, code);
+    expect(b).toEqual(a);
+    // The imm8 goes 0x10 + 0xf8 = 0x08 (carry), 0x00 (carry), 0xf8, 0xf0 (carry), …: setc saw carries.
+    expect(b.ctx.gpr[Reg.RSI]).toBeGreaterThan(0n);
+    expect(jit.stats.retired).toBeGreaterThan(0);
+  });
+
   it('should be off with the jit option false', () => {
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: false }).jit).toBeNull();
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: true }).jit).toBeInstanceOf(BlockCompiler);

@@ -17,6 +17,16 @@ import { type LazyField, lazyFlush, lazyLocals, lazyStore } from '../semantics/l
 import { cmovNotTaken, type RegStage, regRead, regWrite, setccValue } from '../semantics/reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from '../semantics/shift-semantics.js';
 import { commitRsp, leaveRsp, poppedRsp, pushedRsp } from '../semantics/stack-semantics.js';
+import {
+  loadHit,
+  storeHit,
+  storeNotify,
+  storeTouchesCode,
+  type TlbStage,
+  tlbHit,
+  tlbLocals,
+  tlbPage,
+} from '../semantics/tlb-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
@@ -48,6 +58,11 @@ export interface RegionSource {
   readonly exits: number;
   /** The blocks the region function can start at (its `block` argument), the first one first. */
   readonly entries: number[];
+}
+
+/** The TLB entry of an access at `a`:`e` (names) in the region's locals for the TLB's arrays. */
+function tlbStage(tagLo: string, tagHi: string, pages: string, a: string, e: string): TlbStage {
+  return { tagLo, tagHi, pages, lo: a, hi: e, slot: 't', off: 'o' };
 }
 
 /** The region's registers: locals `L0`/`H0`… (int32 halves), loaded once and written back at exits. */
@@ -230,6 +245,13 @@ export class RegionEmitter {
   private miss = '';
   /** The flag writer of the current block so far, with its operands. */
   private cur: FlagRecord | null = null;
+  /**
+   * The store of the block's last flag writer when its state was not stored where it ran (nothing
+   * in the region reads it before the next writer): every exit after it stores it first.
+   */
+  private pending = '';
+  /** Per block, whether its flag state at its end can be read in the region (see {@link flagLiveOut}). */
+  private liveOut: boolean[] = [];
 
   constructor(
     private readonly plan: RegionPlan,
@@ -240,6 +262,7 @@ export class RegionEmitter {
   generate(): RegionSource {
     const blocks = this.plan.blocks;
     this.unitCost = blocks.every((b) => b.insns.every((i) => i.cost === 1));
+    this.liveOut = this.flagLiveOut();
     const bodies: string[] = [];
     for (let j = 0; j < blocks.length; j++) {
       this.out = [];
@@ -317,8 +340,14 @@ export class RegionEmitter {
     this.out.push(s);
   }
 
-  /** Plans which flag writers must store their state: a backward scan of the block. */
-  private flagPlan(insns: Insn[]): boolean[] {
+  /**
+   * Plans which flag writers of a block must store their state where they run: a backward scan from
+   * the block's end, where the state is read in the region when `endLive` (an exit reads it too, but
+   * each exit stores a writer left unstored itself: see {@link pending}). inc/dec always store theirs
+   * (their record holds the CF they keep, read only for a stored one). Returns the writers' plan and
+   * whether the state at the block's start is read.
+   */
+  private flagPlan(insns: Insn[], endLive: boolean): { live: boolean[]; entry: boolean } {
     const info: InsnFlags[] = [];
     let lastKind = 0;
     for (const i of insns) {
@@ -337,17 +366,60 @@ export class RegionEmitter {
       else if (helper) lastKind = 0;
     }
     const live = new Array<boolean>(insns.length).fill(false);
-    let needed = true;
+    let needed = endLive;
     for (let m = insns.length - 1; m >= 0; m--) {
       const f = info[m];
       if (f.writes) {
-        live[m] = needed;
         const k = flagKind(insns[m]);
+        live[m] = needed || keepsCf(k);
         // inc/dec read the CF they keep, generically when no writer of theirs is known.
-        needed = f.observes || (live[m] && keepsCf(k));
+        needed = f.observes || keepsCf(k);
       } else if (f.observes) needed = true;
     }
-    return live;
+    return { live, entry: needed };
+  }
+
+  /**
+   * Per block, whether the flag state at its end is read by a block of the region it jumps to before
+   * a writer there (a backward data-flow over the region's jumps, to its fixed point). A block with
+   * no flag writer and no executor call passes on the state it was entered with, and its exits read
+   * it: the state at its start is read.
+   */
+  private flagLiveOut(): boolean[] {
+    const blocks = this.plan.blocks;
+    const succ = blocks.map((b) => this.successors(b));
+    const plain = blocks.map((b) => b.insns.every((i) => flagKind(i) === 0 && !usesHelper(i)));
+    const liveIn = blocks.map(() => false);
+    const out = (j: number) => succ[j].some((s) => liveIn[s]);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let j = blocks.length - 1; j >= 0; j--) {
+        const entry = plain[j] || this.flagPlan(blocks[j].insns, out(j)).entry;
+        if (entry !== liveIn[j]) {
+          liveIn[j] = entry;
+          changed = true;
+        }
+      }
+    }
+    return blocks.map((_, j) => out(j));
+  }
+
+  /** The blocks of the region a block may jump to (its edges, see {@link edge}). */
+  private successors(b: PlannedBlock): number[] {
+    const to: number[] = [];
+    const add = (lo: number, hi: number) => {
+      if (hi !== this.pageHi || (lo & -4096) !== this.pageLo) return;
+      const j = this.plan.index.get(lo & 0xfff);
+      if (j !== undefined) to.push(j);
+    };
+    const last = b.insns[b.insns.length - 1];
+    if (b.end === BlockEnd.Fall) add(b.next + this.pageLo, this.pageHi);
+    else if (last.op === Op.Jcc) {
+      add(last.tl, last.th);
+      add(last.nl, last.nh);
+    } else if (last.op === Op.Jmp || last.op === Op.Call) add(last.tl, last.th);
+    else if (last.op === Op.Ret) for (const o of this.returnSiteOffsets()) add(this.pageLo + o, this.pageHi);
+    return to;
   }
 
   private block(b: PlannedBlock): void {
@@ -356,7 +428,8 @@ export class RegionEmitter {
     for (const i of b.insns) cost += i.cost;
     if (!this.unitCost) this.emit(`vc += ${cost};`);
     this.cur = null;
-    const live = this.flagPlan(b.insns);
+    this.pending = '';
+    const { live } = this.flagPlan(b.insns, this.liveOut[this.plan.index.get(b.start) as number]);
     let costLeft = cost;
     let off = b.start;
     for (let p = 0; p < n; p++) {
@@ -384,7 +457,7 @@ export class RegionEmitter {
     const l = lo | 0;
     const inPage = hi === this.pageHi && (l & -4096) === this.pageLo;
     const j = inPage ? this.plan.index.get(l & 0xfff) : undefined;
-    const leave = `nl = ${lit(l)}; nh = ${lit(hi)}; x = ${this.exitId(l, hi)}; break L;`;
+    const leave = `${this.pending}nl = ${lit(l)}; nh = ${lit(hi)}; x = ${this.exitId(l, hi)}; break L;`;
     if (j === undefined) {
       this.emit(leave);
       return;
@@ -462,43 +535,24 @@ export class RegionEmitter {
    */
   private load(size: number, a: string, e: string, vl: string, vh: string): void {
     this.emit(`let ${vl} = 0, ${vh} = 0;`);
-    const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (rTL[t] === (${a} & -4096) && rTH[t] === ${e}`;
-    switch (size) {
-      case 8:
-        this.emit(
-          `${head} && o <= 4088) { const v = rP[t].view; ${vl} = v.getInt32(o, true); ${vh} = v.getInt32(o + 4, true); } else { ${this.miss} } }`,
-        );
-        return;
-      case 4:
-        this.emit(`${head} && o <= 4092) ${vl} = rP[t].view.getInt32(o, true); else { ${this.miss} } }`);
-        return;
-      case 2:
-        this.emit(`${head} && o <= 4094) ${vl} = rP[t].view.getUint16(o, true); else { ${this.miss} } }`);
-        return;
-      default:
-        this.emit(`${head}) ${vl} = rP[t].data[o]; else { ${this.miss} } }`);
-    }
+    const s = tlbStage('rTL', 'rTH', 'rP', a, e);
+    const x = loadHit(size, tlbPage(s), 'o', 'v');
+    const hit = [...x.lines, `${vl} = ${x.lo};`, ...(size === 8 ? [`${vh} = ${x.hi};`] : [])].join(' ');
+    this.emit(`{ ${tlbLocals(s, 'const ')} if (${tlbHit(size, s)}) { ${hit} } else { ${this.miss} } }`);
   }
 
-  /** Emits a store (CpuCore.wr* with the TLB hit inline; decoded code on the page is told; else as load()). */
-  private store(size: number, a: string, e: string, vl: string, vh: string): void {
-    const head = `{ const t = (${a} >>> 12) & 255, o = ${a} & 0xfff; if (wTL[t] === (${a} & -4096) && wTH[t] === ${e}`;
-    const tail = `if (p.code !== null) p.onWrite(o, ${size}); } else { ${this.miss} } }`;
-    switch (size) {
-      case 8:
-        this.emit(
-          `${head} && o <= 4088) { const p = wP[t]; p.view.setInt32(o, ${vl}, true); p.view.setInt32(o + 4, ${vh}, true); ${tail}`,
-        );
-        return;
-      case 4:
-        this.emit(`${head} && o <= 4092) { const p = wP[t]; p.view.setInt32(o, ${vl}, true); ${tail}`);
-        return;
-      case 2:
-        this.emit(`${head} && o <= 4094) { const p = wP[t]; p.view.setUint16(o, ${vl}, true); ${tail}`);
-        return;
-      default:
-        this.emit(`${head}) { const p = wP[t]; p.data[o] = ${vl}; ${tail}`);
-    }
+  /**
+   * Emits a store (CpuCore.wr* with the TLB hit inline; decoded code on the page is told; else as
+   * load()). Only a store into a page with decoded code can kill a region (its own code killed: the
+   * region leaves by `dead`, which exits right after the instruction), so it checks only there.
+   */
+  private store(size: number, a: string, e: string, vl: string, vh: string, dead: string): void {
+    const s = tlbStage('wTL', 'wTH', 'wP', a, e);
+    const put = storeHit(size, 'p', 'o', vl, vh).join(' ');
+    const told = `if (${storeTouchesCode('p')}) { ${storeNotify(size, 'p', 'o')} if (B.dead) { ${dead} } }`;
+    this.emit(
+      `{ ${tlbLocals(s, 'const ')} if (${tlbHit(size, s)}) { const p = ${tlbPage(s)}; ${put} ${told} } else { ${this.miss} } }`,
+    );
   }
 
   // --- flags -----------------------------------------------------------------------------------
@@ -509,7 +563,13 @@ export class RegionEmitter {
    */
   private writeFlags(f: FlagRecord, live: boolean): void {
     this.cur = f;
-    if (!live) return;
+    const store = this.flagStore(f);
+    if (live) this.emit(store);
+    this.pending = live ? '' : `${store} `;
+  }
+
+  /** The statements storing writer `f`'s record in the flag locals. */
+  private flagStore(f: FlagRecord): string {
     const v = {
       op: `${f.kind}`,
       size: `${f.size}`,
@@ -522,7 +582,7 @@ export class RegionEmitter {
       cf: f.cf,
       of: f.of,
     };
-    this.emit(lazyStore(f.kind, v, LOCAL_NAME).join(' '));
+    return lazyStore(f.kind, v, LOCAL_NAME).join(' ');
   }
 
   /** Condition `cc` as an expression (specialized after a writer of this block, else CpuState.cond). */
@@ -584,14 +644,12 @@ export class RegionEmitter {
         this.ea(k, i);
         const lo = this.getLo(i.sr, i.size);
         const hi = this.getHi(i.sr, i.size);
-        this.store(i.size, `a${k}`, `e${k}`, lo, hi);
-        this.emit(`if (B.dead) { ${after} }`);
+        this.store(i.size, `a${k}`, `e${k}`, lo, hi, after);
         return;
       }
       case Op.MovMI:
         this.ea(k, i);
-        this.store(i.size, `a${k}`, `e${k}`, lit(i.il), lit(i.ih));
-        this.emit(`if (B.dead) { ${after} }`);
+        this.store(i.size, `a${k}`, `e${k}`, lit(i.il), lit(i.ih), after);
         return;
       case Op.Lea:
         this.ea(k, i);
@@ -639,8 +697,7 @@ export class RegionEmitter {
         if (i.dk === 1) this.setR(i.dr, 1, c, '0');
         else {
           this.ea(k, i);
-          this.store(1, `a${k}`, `e${k}`, c, '0');
-          this.emit(`if (B.dead) { ${after} }`);
+          this.store(1, `a${k}`, `e${k}`, c, '0', after);
         }
         return;
       }
@@ -672,8 +729,7 @@ export class RegionEmitter {
       }
       case Op.Push: {
         this.emit(`const v${k} = ${this.getLo(i.sr, 8)}, w${k} = ${this.getHi(i.sr, 8)};`);
-        this.push(k, `v${k}`, `w${k}`);
-        this.emit(`if (B.dead) { ${after} }`);
+        this.push(k, `v${k}`, `w${k}`, after);
         return;
       }
       case Op.Pop:
@@ -703,8 +759,7 @@ export class RegionEmitter {
         this.edge(i.tl, i.th);
         return;
       case Op.Call:
-        this.push(k, lit(i.nl), lit(i.nh));
-        this.emit(`if (B.dead) { nl = ${lit(i.tl)}; nh = ${lit(i.th)}; break L; }`);
+        this.push(k, lit(i.nl), lit(i.nh), `nl = ${lit(i.tl)}; nh = ${lit(i.th)}; break L;`);
         this.edge(i.tl, i.th);
         return;
       case Op.Ret:
@@ -720,8 +775,8 @@ export class RegionEmitter {
     }
   }
 
-  /** After a ret: back to a call's return site of this region, the region goes on there. */
-  private returnSites(): void {
+  /** Page offsets of the return sites of this region's calls that start one of its blocks. */
+  private returnSiteOffsets(): number[] {
     const sites: number[] = [];
     for (const b of this.plan.blocks) {
       for (const i of b.insns) {
@@ -731,6 +786,12 @@ export class RegionEmitter {
         }
       }
     }
+    return sites;
+  }
+
+  /** After a ret: back to a call's return site of this region, the region goes on there. */
+  private returnSites(): void {
+    const sites = this.returnSiteOffsets();
     if (sites.length === 0) return;
     this.emit(`if (nh === ${lit(this.pageHi)} && (nl & -4096) === ${lit(this.pageLo)}) switch (nl & 0xfff) {`);
     for (const o of sites) {
@@ -741,11 +802,11 @@ export class RegionEmitter {
   }
 
   /** push of 64 bits: RSP moves only once the store succeeded (stack-semantics.ts, as CpuCore.push64). */
-  private push(k: number, vl: string, vh: string): void {
+  private push(k: number, vl: string, vh: string, dead: string): void {
     this.used.add(4);
     this.written.add(4);
     this.emit(pushedRsp(8, LOCALS, `sl${k}`, `sh${k}`, 'const ').join(' '));
-    this.store(8, `sl${k}`, `sh${k}`, vl, vh);
+    this.store(8, `sl${k}`, `sh${k}`, vl, vh, dead);
     this.emit(commitRsp(LOCALS, `sl${k}`, `sh${k}`).join(' '));
   }
 
@@ -761,6 +822,7 @@ export class RegionEmitter {
     const call = name === 'execFlags' ? `XF(cpu, I[${k}])` : `XE(${name}, cpu, I[${k}])`;
     this.emit(`@WB@ @FL@ sy = 1; if (${call}) { flt = 1; break L; } sy = 0; @RL@`);
     this.cur = null;
+    this.pending = '';
     const op = i.op;
     if (op === Op.CallInd || op === Op.JmpInd || op === Op.Jrcxz || op === Op.Loop) {
       // Indirect call/jmp, loop, jrcxz: the executor moved RIP.
@@ -803,13 +865,13 @@ export class RegionEmitter {
     const rh = w ? `u${k}` : '0';
     const stage: AluStage = { w, mask: m, dl, dh, sl, sh, cin, rl, rh, t: `y${k}`, decl: 'const ' };
     for (const line of aluResult(op, stage)) this.emit(line);
+    const f: FlagRecord = { kind, size, dl, dh, sl, sh: w ? sh : '0', rl, rh, cf: cin, of: '0' };
     if (aluWritesResult(op)) {
-      if (mem) {
-        this.store(size, `a${k}`, `e${k}`, rl, rh);
-      } else this.setR(i.dr, size, rl, rh);
+      // Killed by its own store, the region leaves with this instruction's flags.
+      if (mem) this.store(size, `a${k}`, `e${k}`, rl, rh, `${this.flagStore(f)} ${after}`);
+      else this.setR(i.dr, size, rl, rh);
     }
-    this.writeFlags({ kind, size, dl, dh, sl, sh: w ? sh : '0', rl, rh, cf: cin, of: '0' }, live);
-    if (mem && aluWritesResult(op)) this.emit(`if (B.dead) { ${after} }`);
+    this.writeFlags(f, live);
   }
 
   private unary(k: number, i: Insn, live: boolean, after: string): void {
@@ -823,8 +885,9 @@ export class RegionEmitter {
     const dl = `d${k}`;
     const dh = w ? `h${k}` : '0';
     const m = maskText(size);
-    const put = (lo: string, hi: string) => {
-      if (mem) this.store(size, `a${k}`, `e${k}`, lo, hi);
+    // Killed by its own store, the region leaves with this instruction's flags (f, when it has some).
+    const put = (lo: string, hi: string, f: FlagRecord | null) => {
+      if (mem) this.store(size, `a${k}`, `e${k}`, lo, hi, f === null ? after : `${this.flagStore(f)} ${after}`);
       else this.setR(i.dr, size, lo, hi);
     };
     switch (i.op) {
@@ -835,29 +898,24 @@ export class RegionEmitter {
         for (const line of incDecResult(i.op, { w, mask: m, dl, dh, rl: `r${k}`, rh, decl: 'const ' })) this.emit(line);
         // The CF inc/dec keep is read only when their flag state can be seen.
         const cf = live ? this.carry(k) : '0';
-        put(`r${k}`, rh);
-        this.writeFlags(
-          { kind: inc ? LazyOp.Inc : LazyOp.Dec, size, dl, dh, sl: '1', sh: '0', rl: `r${k}`, rh, cf, of: '0' },
-          live,
-        );
+        const f = { kind: inc ? LazyOp.Inc : LazyOp.Dec, size, dl, dh, sl: '1', sh: '0', rl: `r${k}`, rh, cf, of: '0' };
+        put(`r${k}`, rh, f);
+        this.writeFlags(f, live);
         break;
       }
       case Op.Not: {
         const x = notResult({ w, mask: m, dl, dh });
-        put(x.lo, x.hi);
+        put(x.lo, x.hi, null);
         break;
       }
       default: {
         const rh = w ? `u${k}` : '0';
         for (const line of negResult({ w, mask: m, dl, dh, rl: `r${k}`, rh, decl: 'const ' })) this.emit(line);
-        put(`r${k}`, rh);
-        this.writeFlags(
-          { kind: LazyOp.Sub, size, dl: '0', dh: '0', sl: dl, sh: dh, rl: `r${k}`, rh, cf: '0', of: '0' },
-          live,
-        );
+        const f = { kind: LazyOp.Sub, size, dl: '0', dh: '0', sl: dl, sh: dh, rl: `r${k}`, rh, cf: '0', of: '0' };
+        put(`r${k}`, rh, f);
+        this.writeFlags(f, live);
       }
     }
-    if (mem) this.emit(`if (B.dead) { ${after} }`);
   }
 
   /** shl/shr/sar r32/r64 by a non-zero immediate (shift-semantics.ts, the count known here). */

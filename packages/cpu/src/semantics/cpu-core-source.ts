@@ -3,10 +3,21 @@ import { eaResult, runTimeEa } from './ea-semantics.js';
 import { indent, numbered } from './numbered.js';
 import type { RegStage } from './reg-semantics.js';
 import { commitRsp, leaveRsp, poppedRsp, pushedRsp } from './stack-semantics.js';
+import {
+  loadHit,
+  storeHit,
+  storeNotify,
+  storeTouchesCode,
+  type TlbStage,
+  tlbHit,
+  tlbLocals,
+  tlbPage,
+  tlbSlot,
+} from './tlb-semantics.js';
 
-/** The lines that delimit CpuCore's generated part (its effective address) in cpu-core.ts. */
+/** The lines that delimit CpuCore's generated part (its effective address, its TLB's fast paths) in cpu-core.ts. */
 export const CPU_CORE_BEGIN =
-  '  // @generated-begin: scripts/gen-dispatch.mjs writes the effective address from src/semantics/cpu-core-source.ts';
+  "  // @generated-begin: scripts/gen-dispatch.mjs writes the effective address and the data TLB's fast paths from src/semantics/cpu-core-source.ts";
 export const CPU_CORE_END = '  // @generated-end';
 
 const FORMAT = '// biome-ignore format: generated (the formatter would re-wrap what the generator writes)';
@@ -55,6 +66,7 @@ export function cpuCoreSource(): string {
     `  this.eah = ${g.hi};`,
     `  return ${g.lo};`,
     '}',
+    ...tlbMethods(),
   );
   return numbered(indent(out, '  '));
 }
@@ -104,4 +116,61 @@ export function cpuCoreStackSource(): string {
     '}',
   ];
   return indent(out, '  ');
+}
+
+/** CpuCore.dataSlot, rd8…rd64 and wr8…wr64: the TLB hit inline (tlb-semantics.ts), else the slow path. */
+function tlbMethods(): string[] {
+  const read: TlbStage = {
+    tagLo: 'this.rTagLo',
+    tagHi: 'this.rTagHi',
+    pages: 'this.rPage',
+    lo: 'lo',
+    hi: 'hi',
+    slot: 'i',
+    off: 'off',
+  };
+  const write: TlbStage = { ...read, tagLo: 'this.wTagLo', tagHi: 'this.wTagHi', pages: 'this.wPage' };
+  const out = [
+    '',
+    "/** The data TLB's slot of the page at `lo`:`hi`. */",
+    'dataSlot(lo: number, hi: number): number {',
+    `  return ${tlbSlot('lo', 'hi')};`,
+    '}',
+  ];
+  for (const size of [1, 2, 4, 8]) {
+    const x = loadHit(size, tlbPage(read), 'off', 'v');
+    out.push(
+      '',
+      ...(size === 8 ? ['/** Reads 64 bits; returns the low half, the high half goes to `vh`. */'] : []),
+      FORMAT,
+      `rd${size * 8}(lo: number, hi: number): number {`,
+      `  ${tlbLocals(read, 'const ')}`,
+      `  if (${tlbHit(size, read)}) {`,
+      ...x.lines.map((l) => `    ${l}`),
+      ...(size === 8 ? [`    this.vh = ${x.hi};`] : []),
+      `    return ${x.lo};`,
+      '  }',
+      `  return this.rdSlow(lo, hi, ${size});`,
+      '}',
+    );
+  }
+  for (const size of [1, 2, 4, 8]) {
+    const args = size === 8 ? 'vl: number, vh: number' : 'v: number';
+    const vl = size === 8 ? 'vl' : 'v';
+    out.push(
+      '',
+      FORMAT,
+      `wr${size * 8}(lo: number, hi: number, ${args}): void {`,
+      `  ${tlbLocals(write, 'const ')}`,
+      `  if (${tlbHit(size, write)}) {`,
+      `    const p = ${tlbPage(write)};`,
+      ...storeHit(size, 'p', 'off', vl, 'vh').map((l) => `    ${l}`),
+      `    if (${storeTouchesCode('p')}) ${storeNotify(size, 'p', 'off')}`,
+      '    return;',
+      '  }',
+      `  this.wrSlow(lo, hi, ${size}, ${vl}, ${size === 8 ? 'vh' : '0'});`,
+      '}',
+    );
+  }
+  return out;
 }

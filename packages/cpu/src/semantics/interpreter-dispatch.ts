@@ -9,6 +9,24 @@ import { type LazyValues, lazyStore } from './lazy-record.js';
 import { indent, lazyName, numbered } from './numbered.js';
 import { cmovNotTaken, lowByteWrite, type RegStage, regWrite, setccValue } from './reg-semantics.js';
 import { shiftImm32Result, shiftImm64Result } from './shift-semantics.js';
+import { loadHit, type TlbStage, tlbHit, tlbLocals, tlbPage } from './tlb-semantics.js';
+
+/** The interpreter's inline loads: the read TLB, the address in `a`/`ah` (tlb-semantics.ts). */
+const RD_A: TlbStage = {
+  tagLo: 'this.rTagLo',
+  tagHi: 'this.rTagHi',
+  pages: 'this.rPage',
+  lo: 'a',
+  hi: 'ah',
+  slot: 't',
+  off: 'off',
+};
+
+/** CpuCore.rd's TLB hit of `size` bytes into `lo`/`hi` (declared by the template), as lines at `pad`. */
+function loadLines(size: number, pad: string): string {
+  const x = loadHit(size, tlbPage(RD_A), 'off', 'v');
+  return [...x.lines, `lo = ${x.lo};`, `hi = ${x.hi};`].map((l) => `${pad}${l}`).join('\n');
+}
 
 /** Indents of a case body's statements in the generated switch, and of those one block deeper. */
 const CASE_BODY = ' '.repeat(12);
@@ -274,14 +292,11 @@ ${eaInline('Base', '              ', { regs: '' }, (x) => [`ah = ${x.hi};`, `a =
             }
             if (i.size === 8) {
               // CpuCore.rd64's TLB hit, inline.
-              const t = (a >>> 12) & 255;
-              const off = a & 0xfff;
+              ${tlbLocals(RD_A, 'const ')}
               let lo: number;
               let hi: number;
-              if (this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah && off <= 4088) {
-                const v = this.rPage[t].view;
-                lo = v.getInt32(off, true);
-                hi = v.getInt32(off + 4, true);
+              if (${tlbHit(8, RD_A)}) {
+${loadLines(8, '                ')}
               } else {
                 lo = this.rd64(a, ah);
                 hi = this.vh;
@@ -350,11 +365,8 @@ ${eaInline('Base', '                ', LEA_PARTS, (x) => [`H[i.dr] = w ? ${x.hi}
             else if (i.mf === #MemoryForm.Base && i.size2 === 1) {
               // movzx r, byte [base + disp]: CpuCore.ea and rd8's TLB hit, inline.
 ${eaInline('Base', '              ', { regs: 'this.' }, (x) => [`const ah = ${x.hi};`, `const a = ${x.lo};`])}
-              const t = (a >>> 12) & 255;
-              v =
-                this.rTagLo[t] === (a & -4096) && this.rTagHi[t] === ah
-                  ? this.rPage[t].data[a & 0xfff]
-                  : this.rd8(a, ah);
+              ${tlbLocals(RD_A, 'const ')}
+              v = ${tlbHit(1, RD_A)} ? ${loadHit(1, tlbPage(RD_A), 'off', 'q').lo} : this.rd8(a, ah);
             } else {
               const a = this.ea(i);
               v = i.size2 === 1 ? this.rd8(a, this.eah) : this.rd16(a, this.eah);
