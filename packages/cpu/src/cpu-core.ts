@@ -458,7 +458,7 @@ export class CpuCore extends CpuState {
   // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   push(size: number, lo: number, hi: number): void {
     const l = (this.R[4] - size) | 0;
-    const h = l >>> 0 > this.R[4] >>> 0 ? (this.H[4] - 1) | 0 : this.H[4];
+    const h = (this.H[4] - (((~this.R[4] & size) | (~(this.R[4] ^ size) & l)) >>> 31)) | 0;
     this.store(l, h, size, lo, hi);
     this.R[4] = l;
     this.H[4] = h;
@@ -468,7 +468,7 @@ export class CpuCore extends CpuState {
   // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   push64(lo: number, hi: number): void {
     const l = (this.R[4] - 8) | 0;
-    const h = l >>> 0 > this.R[4] >>> 0 ? (this.H[4] - 1) | 0 : this.H[4];
+    const h = (this.H[4] - (((~this.R[4] & 8) | (~(this.R[4] ^ 8) & l)) >>> 31)) | 0;
     this.wr64(l, h, lo, hi);
     this.R[4] = l;
     this.H[4] = h;
@@ -478,16 +478,16 @@ export class CpuCore extends CpuState {
   // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   popCommit(size: number): void {
     const l = (this.R[4] + size) | 0;
-    if (l >>> 0 < this.R[4] >>> 0) this.H[4] = (this.H[4] + 1) | 0;
+    this.H[4] = (this.H[4] + (((this.R[4] & size) | ((this.R[4] | size) & ~l)) >>> 31)) | 0;
     this.R[4] = l;
   }
 
   /** leave's RSP = RBP + `size` (the operand size it then pops into RBP or BP). */
   // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
   leaveRsp(size: number): void {
-    const x = (this.R[5] >>> 0) + size;
-    this.R[4] = x | 0;
-    this.H[4] = (this.H[5] + (x > 0xffffffff ? 1 : 0)) | 0;
+    const x = (this.R[5] + size) | 0;
+    this.H[4] = (this.H[5] + (((this.R[5] & size) | ((this.R[5] | size) & ~x)) >>> 31)) | 0;
+    this.R[4] = x;
   }
   // @generated-end (stack)
 

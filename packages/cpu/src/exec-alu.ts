@@ -222,9 +222,8 @@ export function addAt(c: CpuCore, size: number, dl: number, dh: number, sl: numb
   let rl: number;
   let rh = 0;
   if (size === 8) {
-    const l = (dl >>> 0) + (sl >>> 0);
-    rl = l | 0;
-    rh = (dh + sh + (l > 0xffffffff ? 1 : 0)) | 0;
+    rl = (dl + sl) | 0;
+    rh = (dh + sh + (((dl & sl) | ((dl | sl) & ~rl)) >>> 31)) | 0;
   } else rl = (dl + sl) & sizeMask(size);
   c.vh = rh;
   return rl;
@@ -236,9 +235,8 @@ export function subAt(c: CpuCore, size: number, dl: number, dh: number, sl: numb
   let rl: number;
   let rh = 0;
   if (size === 8) {
-    const l = (dl >>> 0) - (sl >>> 0);
-    rl = l | 0;
-    rh = (dh - sh - (l < 0 ? 1 : 0)) | 0;
+    rl = (dl - sl) | 0;
+    rh = (dh - sh - (((~dl & sl) | (~(dl ^ sl) & rl)) >>> 31)) | 0;
   } else rl = (dl - sl) & sizeMask(size);
   c.vh = rh;
   return rl;

@@ -45,7 +45,8 @@ export interface RegionSource {
   readonly insns: Insn[];
   /**
    * Per instruction k, 4 ints: address low half, high half, instructions of its block from k on
-   * (not retired when k faults), and their virtual cost.
+   * (not retired when k faults), and their virtual cost; then the exits' records, 5 ints each
+   * (see RegionEmitter's exitRecord).
    */
   readonly table: Int32Array;
   /**
@@ -239,6 +240,9 @@ export class RegionEmitter {
   private readonly written = new Set<number>();
   /** Exit number by target (`hi:lo`): one link per target, whichever branch leaves for it. */
   private readonly exitIds = new Map<string, number>();
+  /** Exit records (see {@link exitRecord}), 5 ints each, and their numbers by content. */
+  private readonly records: number[] = [];
+  private readonly recordIds = new Map<string, number>();
   /** Whether every instruction of the region costs 1 (its virtual count is its retired count). */
   private unitCost = true;
   /** The exit before the instruction being emitted, for its memory accesses' slow paths. */
@@ -294,6 +298,7 @@ export class RegionEmitter {
     const vcTail = this.unitCost ? 'vc = ret;' : 'vc -= xv;';
     const faults = blocks.some((b) => b.insns.some(usesHelper));
     const sizes = cases.map((j) => blocks[j].insns.length);
+    const xb = this.table.length;
     const src = [
       `const { execShift, execDoubleShift, execMul, execImul2, execDiv, execExchange, execBitScan, execBitTest, execString, execFlow } = X;`,
       dispatch ? `const S = [${blocks.map((b, j) => (cases.includes(j) ? b.insns.length : 0)).join(', ')}];` : '',
@@ -302,7 +307,7 @@ export class RegionEmitter {
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
-      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1;`,
+      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1, q = -1;`,
       `const rem0 = rem; rem -= ${dispatch ? 'S[e]' : sizes[0]};`,
       ...(dispatch ? ['L: for (;;) {', 'switch (pc) {', text, '}', '}'] : ['L: {', text, '}']),
       // A fault at instruction k (in an executor): everything before it is committed, RIP and the
@@ -319,6 +324,12 @@ export class RegionEmitter {
             '}',
           ]
         : []),
+      // An exit known when compiling left its record's number in q (see exitRecord).
+      ...(this.records.length > 0
+        ? [
+            `if (q >= 0) { const b = ${xb} + q * 5; xr = T[b]; xv = T[b + 1]; nl = T[b + 2]; nh = T[b + 3]; x = T[b + 4]; }`,
+          ]
+        : []),
       `ret = rem0 - rem - xr; ${vcTail}`,
       wb,
       flush,
@@ -330,7 +341,7 @@ export class RegionEmitter {
     return {
       body: src,
       insns: this.insns,
-      table: Int32Array.from(this.table),
+      table: Int32Array.from([...this.table, ...this.records]),
       exits: this.exitIds.size,
       entries: cases,
     };
@@ -442,11 +453,11 @@ export class RegionEmitter {
       costLeft -= i.cost;
       // Before the instruction at p (a memory access the inline TLB does not serve): the region
       // leaves with it not retired, and the interpreter runs it (region function result -2).
-      this.miss = `xr = ${n - p}; xv = ${costLeft + i.cost}; nl = ${lit(addr)}; nh = ${lit(this.pageHi)}; x = -2; break L;`;
+      this.miss = `q = ${this.exitRecord(n - p, costLeft + i.cost, addr, this.pageHi, -2)}; break L;`;
       // After the instruction at p: what an exit right after it must undo of the block's counts.
       // Exits assign constants only, so one taken first after V8 optimized the region needs no
       // type feedback of its own (which would deoptimize it); the epilogue does the arithmetic.
-      const after = `xr = ${n - p - 1}; xv = ${costLeft}; nl = ${lit(i.nl)}; nh = ${lit(i.nh)}; break L;`;
+      const after = `q = ${this.exitRecord(n - p - 1, costLeft, i.nl, i.nh, -1)}; break L;`;
       this.insn(k, p, i, live[p], after);
     }
     if (b.end === BlockEnd.Fall) this.edge(b.next + this.pageLo, this.pageHi);
@@ -457,7 +468,7 @@ export class RegionEmitter {
     const l = lo | 0;
     const inPage = hi === this.pageHi && (l & -4096) === this.pageLo;
     const j = inPage ? this.plan.index.get(l & 0xfff) : undefined;
-    const leave = `${this.pending}nl = ${lit(l)}; nh = ${lit(hi)}; x = ${this.exitId(l, hi)}; break L;`;
+    const leave = `${this.pending}q = ${this.exitRecord(0, 0, l, hi, this.exitId(l, hi))}; break L;`;
     if (j === undefined) {
       this.emit(leave);
       return;
@@ -465,6 +476,24 @@ export class RegionEmitter {
     const nj = this.plan.blocks[j].insns.length;
     // The jump itself is placed by assemble(): the block inline here, a loop's continue, or the switch.
     this.emit(`if (rem < ${nj}) { ${leave} } rem -= ${nj}; @J${j}@`);
+  }
+
+  /**
+   * The number of the record of an exit known when compiling: instructions of its block not run
+   * (`xr`, and their cost `xv`), where RIP goes (`nl`:`nh`) and what the region returns (`x`). An
+   * exit assigns only its number (`q`): one variable, not five, meets at the epilogue, which reads
+   * the record from T (after the instructions' rows). Exits whose target is known only at run
+   * time (a ret, an executor's branch) set `nl`/`nh` themselves and leave `q` at -1.
+   */
+  private exitRecord(xr: number, xv: number, nl: number, nh: number, x: number): number {
+    const key = `${xr},${xv},${nl | 0},${nh | 0},${x}`;
+    let id = this.recordIds.get(key);
+    if (id === undefined) {
+      id = this.recordIds.size;
+      this.recordIds.set(key, id);
+      this.records.push(xr, xv, nl | 0, nh | 0, x);
+    }
+    return id;
   }
 
   /** The number of the exit to `lo:hi`. */
@@ -759,7 +788,7 @@ export class RegionEmitter {
         this.edge(i.tl, i.th);
         return;
       case Op.Call:
-        this.push(k, lit(i.nl), lit(i.nh), `nl = ${lit(i.tl)}; nh = ${lit(i.th)}; break L;`);
+        this.push(k, lit(i.nl), lit(i.nh), `q = ${this.exitRecord(0, 0, i.tl, i.th, -1)}; break L;`);
         this.edge(i.tl, i.th);
         return;
       case Op.Ret:

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { msb } from '../lazy-flags.js';
 import { Op } from '../op.js';
-import { type AluStage, aluResult, incDecResult, negResult, notResult } from './alu-semantics.js';
+import { type AluStage, aluResult, borrowOut, carryOut, incDecResult, negResult, notResult } from './alu-semantics.js';
 import { shiftImm32Result, shiftImm64Result, shiftNarrowResult } from './shift-semantics.js';
 
 const HALF = [0, 1, -1, 0x7fffffff, -0x80000000, 0x12345678, -2, 0xff, 0xffff];
@@ -175,5 +176,20 @@ describe(shiftNarrowResult, () => {
             expect([size, n, ...f(msb, Number(v), n, size)]).toEqual([size, n, rl, cf, of]);
           }
     }
+  });
+});
+
+describe(carryOut, () => {
+  it('should give the carry out of a 32-bit add and the borrow out of a 32-bit sub, for every pair', () => {
+    const carry = new Function('a', 'b', `const r = (a + b) | 0; return ${carryOut('a', 'b', 'r')};`);
+    const borrow = new Function('a', 'b', `const r = (a - b) | 0; return ${borrowOut('a', 'b', 'r')};`);
+    const int = fc.oneof(fc.integer({ min: -0x80000000, max: 0x7fffffff }), fc.constantFrom(...HALF));
+    fc.assert(
+      fc.property(int, int, (a, b) => {
+        expect(carry(a, b)).toBe((a >>> 0) + (b >>> 0) > 0xffffffff ? 1 : 0);
+        expect(borrow(a, b)).toBe(a >>> 0 < b >>> 0 ? 1 : 0);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

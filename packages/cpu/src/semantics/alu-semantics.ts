@@ -39,6 +39,19 @@ export const ALU_LAZY_OP: Readonly<Record<number, number>> = {
   [Op.Test]: LazyOp.Logic,
 };
 
+/**
+ * The carry out of the 32-bit sum `r` = `a` + `b` (int32 names or literals) as a 0/1 expression: bit
+ * 31 of the carries, (a & b) | ((a | b) & ~r).
+ */
+export function carryOut(a: string, b: string, r: string): string {
+  return `(((${a} & ${b}) | ((${a} | ${b}) & ~${r})) >>> 31)`;
+}
+
+/** The borrow out of the 32-bit difference `r` = `a` - `b` as a 0/1 expression: bit 31 of (~a & b) | (~(a ^ b) & r). */
+export function borrowOut(a: string, b: string, r: string): string {
+  return `(((~${a} & ${b}) | (~(${a} ^ ${b}) & ${r})) >>> 31)`;
+}
+
 /** Whether the ALU op writes its result back (cmp and test only set flags). */
 export function aluWritesResult(op: number): boolean {
   return op !== Op.Cmp && op !== Op.Test;
@@ -61,6 +74,10 @@ export function aluResult(op: number, s: AluStage): string[] {
     case Op.Add:
     case Op.Adc:
       if (w === false) return [`${decl}${rl} = (${dl} + ${sl}${c}) ${narrowTail};`];
+      // Known 64 bits without a carry in (the compiler): int32 halves, the carry out of the low
+      // sum from its bits (no branch: V8 keeps it in integer registers, and its graph small).
+      if (w === true && s.cin === '0')
+        return [`${decl}${rl} = (${dl} + ${sl}) | 0;`, `${decl}${rh} = (${dh} + ${sh} + ${carryOut(dl, sl, rl)}) | 0;`];
       return [
         `const ${t} = (${dl} >>> 0) + (${sl} >>> 0)${c};`,
         `${decl}${rl} = ${t} | 0;`,
@@ -70,6 +87,12 @@ export function aluResult(op: number, s: AluStage): string[] {
     case Op.Sbb:
     case Op.Cmp:
       if (w === false) return [`${decl}${rl} = (${dl} - ${sl}${b}) ${narrowTail};`];
+      // As add, with the borrow out of the low difference.
+      if (w === true && s.cin === '0')
+        return [
+          `${decl}${rl} = (${dl} - ${sl}) | 0;`,
+          `${decl}${rh} = (${dh} - ${sh} - ${borrowOut(dl, sl, rl)}) | 0;`,
+        ];
       return [
         `const ${t} = (${dl} >>> 0) - (${sl} >>> 0)${b};`,
         `${decl}${rl} = ${t} | 0;`,

@@ -1,4 +1,5 @@
 import { MemoryForm } from '../insn.js';
+import { carryOut } from './alu-semantics.js';
 
 /**
  * Where a memory operand's parts are, as source text: known when the code is generated (the compiler:
@@ -58,6 +59,16 @@ export function eaResult(mf: number, s: EaStage): EaResult {
     case MemoryForm.Disp:
       return { lines: [], lo: s.dl, hi: s.dh };
     case MemoryForm.Base:
+      // A displacement known when compiling: none is the base itself; else int32 halves, the carry
+      // out of the low sum from its bits (no branch).
+      if (/^\d+$/.test(s.du)) {
+        if (s.du === '0' && s.dh === '0') return { lines: [], lo: s.lo(base), hi: s.hi(base) };
+        return {
+          lines: [`const ${t} = (${s.lo(base)} + ${s.dl}) | 0;`],
+          lo: t,
+          hi: `(${s.dh} + ${s.hi(base)} + ${carryOut(s.lo(base), s.dl, t)}) | 0`,
+        };
+      }
       return {
         lines: [`const ${t} = ${s.du} + (${s.lo(base)} >>> 0);`],
         lo: `${t} | 0`,

@@ -202,12 +202,14 @@ export function compareCondition(
   const { dl, dh, sl, sh } = s;
   // No `&&` whose right side runs rarely (see zfOf): equality by xor.
   const eq = w ? `(((${dl} ^ ${sl}) | (${dh} ^ ${sh})) === 0)` : `(${dl} === ${sl})`;
+  // With `|` (the compiler's), the 64-bit orders are branch-free too: 0/1 from | and & of tests.
+  const and = or === '|' ? '&' : '&&';
   const ult = w
-    ? `((${dh} >>> 0) < (${sh} >>> 0) || (${dh} === ${sh} && (${dl} >>> 0) < (${sl} >>> 0)))`
+    ? `((${dh} >>> 0) < (${sh} >>> 0) ${or} (${dh} === ${sh} ${and} (${dl} >>> 0) < (${sl} >>> 0)))`
     : `((${dl} >>> 0) < (${sl} >>> 0))`;
   const k = signedShift(size);
   const slt = w
-    ? `(${dh} < ${sh} || (${dh} === ${sh} && (${dl} >>> 0) < (${sl} >>> 0)))`
+    ? `(${dh} < ${sh} ${or} (${dh} === ${sh} ${and} (${dl} >>> 0) < (${sl} >>> 0)))`
     : k === 0
       ? `(${dl} < ${sl})`
       : `((${dl} << ${k}) < (${sl} << ${k}))`;

@@ -1,8 +1,10 @@
+import { borrowOut, carryOut } from './alu-semantics.js';
 import type { RegStage } from './reg-semantics.js';
 
 /**
  * The stack pointer's arithmetic, as source text over a {@link RegStage} (RSP is register 4, RBP 5;
- * both as int32 halves): what CpuCore's push/pop and execFlow's leave run, and what the compiler
+ * both as int32 halves, the carry or borrow between them branch-free: alu-semantics' carryOut and
+ * borrowOut): what CpuCore's push/pop and execFlow's leave run, and what the compiler
  * writes for the same instructions. A byte count `n` is known (a number) or a run-time local.
  * @see Intel SDM Vol. 1 §6.2 (stacks), Vol. 2B (PUSH, POP, LEAVE)
  */
@@ -14,7 +16,7 @@ import type { RegStage } from './reg-semantics.js';
 export function pushedRsp(n: number | string, s: RegStage, l: string, h: string, decl: string): string[] {
   return [
     `${decl}${l} = (${s.lo(4)} - ${n}) | 0;`,
-    `${decl}${h} = ${l} >>> 0 > ${s.lo(4)} >>> 0 ? (${s.hi(4)} - 1) | 0 : ${s.hi(4)};`,
+    `${decl}${h} = (${s.hi(4)} - ${borrowOut(s.lo(4), `${n}`, l)}) | 0;`,
   ];
 }
 
@@ -27,19 +29,19 @@ export function commitRsp(s: RegStage, l: string, h: string): string[] {
 export function poppedRsp(n: number | string, s: RegStage, t: string): string[] {
   return [
     `const ${t} = (${s.lo(4)} + ${n}) | 0;`,
-    `if (${t} >>> 0 < ${s.lo(4)} >>> 0) ${s.hi(4)} = (${s.hi(4)} + 1) | 0;`,
+    `${s.hi(4)} = (${s.hi(4)} + ${carryOut(s.lo(4), `${n}`, t)}) | 0;`,
     `${s.lo(4)} = ${t};`,
   ];
 }
 
 /**
  * leave's RSP = RBP + `n` (the operand size popped into RBP/BP), before RBP is written; `t` a fresh
- * local. RBP's sum is exact in a double, so its carry is a compare.
+ * local.
  */
 export function leaveRsp(n: number | string, s: RegStage, t: string): string[] {
   return [
-    `const ${t} = (${s.lo(5)} >>> 0) + ${n};`,
-    `${s.lo(4)} = ${t} | 0;`,
-    `${s.hi(4)} = (${s.hi(5)} + (${t} > 0xffffffff ? 1 : 0)) | 0;`,
+    `const ${t} = (${s.lo(5)} + ${n}) | 0;`,
+    `${s.hi(4)} = (${s.hi(5)} + ${carryOut(s.lo(5), `${n}`, t)}) | 0;`,
+    `${s.lo(4)} = ${t};`,
   ];
 }
