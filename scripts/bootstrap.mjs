@@ -140,6 +140,7 @@ function onPath(name) {
  * runs as root with apt, install it; otherwise the tests themselves fail (CI=true) or skip saying why.
  */
 function ensureChromium() {
+  // biome-ignore lint/suspicious/noUndeclaredEnvVars: the bootstrap runs before turbo; apps/docs/turbo.json declares it for the tests that read it
   if (process.env.INT3_CHROMIUM || onPath('chromium') || onPath('chromium-browser')) return;
   if (process.getuid?.() !== 0 || !onPath('apt-get')) return;
   console.error("bootstrap: installing Debian's chromium for the browser tests (apt-get)");
