@@ -236,7 +236,7 @@ console.log(
 const st = jit.stats;
 const retiredAll = total.jc.retired + total.js.retired;
 console.log(
-  `compiler, both rounds: ${st.compiled} regions of ${st.blocks} basic blocks compiled (${st.generated} from new source, ${st.compiled - st.generated} from the cache) in ${st.compileMs.toFixed(1)} ms (generating the JS and new Function; V8's own optimization of them is not in it), ${st.refused} heads refused, ${st.evicted} evicted; ${st.entries.toLocaleString('en-US')} regions run, ${st.chained.toLocaleString('en-US')} of them chained straight from another, ${st.exits.toLocaleString('en-US')} returns to the run loop, ${st.gates.toLocaleString('en-US')} gates reached in chains, ${((st.retired / retiredAll) * 100).toFixed(2)}% of instructions retired in compiled code, ${(retiredAll - st.retired).toLocaleString('en-US')} interpreted`,
+  `compiler, both rounds: ${st.compiled} regions of ${st.blocks} basic blocks compiled (${st.generated} from new source, ${st.compiled - st.generated} from the cache) in ${st.compileMs.toFixed(1)} ms (generating the JS and new Function; V8's own optimization of them is not in it), ${st.refused} heads refused, ${st.evicted} evicted, ${st.inner} inner entries (heads inside a region, interpreted to its next entry), ${st.widened} regions compiled again with them as entries; ${st.entries.toLocaleString('en-US')} regions run, ${st.chained.toLocaleString('en-US')} of them chained straight from another, ${st.exits.toLocaleString('en-US')} returns to the run loop, ${st.gates.toLocaleString('en-US')} gates reached in chains, ${((st.retired / retiredAll) * 100).toFixed(2)}% of instructions retired in compiled code, ${(retiredAll - st.retired).toLocaleString('en-US')} interpreted`,
 );
 
 for (let r = 3; r <= rounds; r++) {

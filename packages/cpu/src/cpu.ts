@@ -193,6 +193,7 @@ export class Cpu extends CpuTraps {
             // `left + 1` instructions fit both budgets (see below): the region, and those it chains
             // into, get that much.
             if (region !== null && region.n <= left + 1) {
+              jit.innerRun = 0;
               left -= jit.chain.enter(this, region, left + 1, this.gateHook) - 1;
               const stop = jit.chain.stop;
               if (stop !== ChainStop.None) {
@@ -212,6 +213,8 @@ export class Cpu extends CpuTraps {
               }
               continue;
             }
+            // An inner entry: interpreted up to the region's next entry, until reached often.
+            if (region !== null && region.block < 0) jit.reached(page, region, lo & -4096, this.ripHi);
           }
         }
       }

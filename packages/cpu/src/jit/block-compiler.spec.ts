@@ -25,7 +25,13 @@ const ONE_BLOCK = { threshold: 1, maxBlocks: 1 };
 /** Offset of the add's immediate in COUNT_LOOP. */
 const ADD_IMM = 2n;
 
-type Options = { threshold?: number; maxRegions?: number; maxBlocks?: number; maxInsns?: number };
+type Options = {
+  threshold?: number;
+  maxRegions?: number;
+  maxBlocks?: number;
+  maxInsns?: number;
+  innerThreshold?: number;
+};
 
 function machine(code: number[], jit: boolean | Options) {
   const as = new AddressSpace();
@@ -164,6 +170,59 @@ describe(BlockCompiler, () => {
     expect(b[1].ctx.gpr[Reg.RAX]).toBe(50n);
     expect(jit.stats.compiled).toBe(1);
     expect(jit.stats.retired).toBeGreaterThan(80);
+  });
+
+  it('should give a region an inner entry where it left early, compiling no second region there', () => {
+    // add eax, 1; jmp +0 (to B); B: add ecx, 2; dec r15; jnz back to the start; hlt. B is jumped to
+    // from one place only: the region's code cannot start there. Run 1's budget ends at the jmp, so
+    // run 2 starts at B: the interpreter runs B, then the region goes on from its entry. (A first
+    // pass decodes the code, so the region is then compiled at its first block with B in it.)
+    const code = [0x83, 0xc0, 0x01, 0xeb, 0x00, 0x83, 0xc1, 0x02, 0x49, 0xff, 0xcf, 0x75, 0xf3, 0xf4];
+    for (const budget of [2, 7, 12]) {
+      const [a, b, jit] = both(({ cpu }) => {
+        cpu.setReg(Reg.R15, 1n);
+        cpu.run(10);
+        cpu.rip = CODE;
+        cpu.setReg(Reg.R15, 40n);
+        return [state(cpu, cpu.run(budget)), state(cpu, cpu.run(10_000))] as const;
+      }, code);
+      expect(b).toEqual(a);
+      expect(b[0].r.rip).toBe(CODE + 5n);
+      expect(b[1].r.reason).toBe('hlt');
+      expect(jit.stats.compiled).toBe(1);
+      // B, and maybe the jnz after it (a head after an instruction the interpreter runs out of line).
+      expect(jit.stats.inner).toBeGreaterThanOrEqual(1);
+      expect(jit.stats.widened).toBe(0);
+      expect(jit.stats.retired).toBeGreaterThan(100);
+    }
+  });
+
+  it('should compile a region again with its inner entry as an entry once the interpreter loops there', () => {
+    // add eax, 1; jmp +0 (to B); B: add ecx, 2; dec r15; jnz B; hlt. B loops on itself, reached from
+    // one place: landing at B, the interpreter would run the whole loop.
+    const code = [0x83, 0xc0, 0x01, 0xeb, 0x00, 0x83, 0xc1, 0x02, 0x49, 0xff, 0xcf, 0x75, 0xf8, 0xf4];
+    const [a, b, jit] = both(
+      ({ cpu }) => {
+        cpu.setReg(Reg.R15, 1n);
+        cpu.run(10);
+        const out = [];
+        for (let k = 0; k < 3; k++) {
+          cpu.rip = CODE;
+          cpu.setReg(Reg.R15, 1000n);
+          out.push(state(cpu, cpu.run(2)), state(cpu, cpu.run(100_000)));
+        }
+        return out;
+      },
+      code,
+      { threshold: 1, innerThreshold: 4 },
+    );
+    expect(b).toEqual(a);
+    expect(b[5].r.reason).toBe('hlt');
+    expect(jit.stats.inner).toBeGreaterThanOrEqual(1);
+    expect(jit.stats.widened).toBe(1);
+    expect(jit.stats.compiled).toBe(2);
+    // After the first few interpreted iterations, every loop runs compiled (entered at B).
+    expect(jit.stats.retired).toBeGreaterThan(3 * 3000 - 100);
   });
 
   it('should leave single-stepping (TF) to the interpreter: one instruction, then #DB', () => {

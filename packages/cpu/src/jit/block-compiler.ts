@@ -92,9 +92,19 @@ type RegionFactory = (
  */
 const FACTORIES = new Map<string, { fn: RegionFunction; exits: number; entries: number[] }>();
 
-/** What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs. */
-function regionKey(plan: RegionPlan, data: Uint8Array, pageLo: number, pageHi: number): string {
+/**
+ * What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs,
+ * and the blocks made entries besides those its code makes anyway.
+ */
+function regionKey(
+  plan: RegionPlan,
+  data: Uint8Array,
+  pageLo: number,
+  pageHi: number,
+  extra: ReadonlySet<number>,
+): string {
   let key = `${pageHi}:${pageLo}`;
+  if (extra.size > 0) key += `+${[...extra].sort((a, b) => a - b).join(',')}`;
   for (const b of plan.blocks) {
     key += `|${b.start}-${b.next}:`;
     for (const i of b.insns) key += i.cost;
@@ -103,6 +113,8 @@ function regionKey(plan: RegionPlan, data: Uint8Array, pageLo: number, pageHi: n
   return key;
 }
 const MAX_FACTORIES = 2048;
+
+const NO_EXTRA: ReadonlySet<number> = new Set<number>();
 
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
 const KILL_LIMIT = 64;
@@ -117,6 +129,12 @@ export interface BlockCompilerOptions {
   readonly maxBlocks?: number;
   /** Most instructions in one region; default 512. */
   readonly maxInsns?: number;
+  /**
+   * Inner entries (see RegionEntry.block) the run loop reaches with no compiled code run in between
+   * (the interpreter runs a loop of a region's own) before the region is compiled again with them
+   * as entries; default 64.
+   */
+  readonly innerThreshold?: number;
 }
 
 /**
@@ -129,6 +147,9 @@ export interface BlockCompilerOptions {
  */
 export class BlockCompiler {
   readonly threshold: number;
+  readonly innerThreshold: number;
+  /** Inner entries reached since the run loop last ran compiled code (it zeroes this then). */
+  innerRun = 0;
   /** Times each block head (hashed by address) was reached without a region. */
   // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
   readonly heat: Uint8Array = new Uint8Array(4096);
@@ -140,6 +161,8 @@ export class BlockCompiler {
     blocks: 0,
     generated: 0,
     refused: 0,
+    inner: 0,
+    widened: 0,
     compileMs: 0,
     entries: 0,
     chained: 0,
@@ -153,6 +176,7 @@ export class BlockCompiler {
 
   constructor(options: BlockCompilerOptions = {}) {
     this.threshold = Math.max(1, Math.min(255, options.threshold ?? 64));
+    this.innerThreshold = Math.max(1, options.innerThreshold ?? 64);
     this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 48), maxInsns: Math.max(1, options.maxInsns ?? 512) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
     this.chain = new RegionChain(this.stats);
@@ -168,8 +192,61 @@ export class BlockCompiler {
     return pj;
   }
 
-  /** Compiles the region entered at `offset` of `page` (at `pageHi:pageLo`) from its decoded code. */
+  /**
+   * Compiles the region entered at `offset` of `page` (at `pageHi:pageLo`) from its decoded code;
+   * where a block of a live region holds that offset (a block its code cannot start at, or the
+   * middle of one: the loop got there after the region left early, at a TLB miss or the end of its
+   * budget, or after an instruction the interpreter runs out of line), gives that region an inner
+   * entry there instead: the interpreter runs on to the region's next entry, which costs a few
+   * instructions, where a new region overlapping it would cost V8 the same code's compile again.
+   */
   compile(page: Page, pj: PageJit, pageLo: number, pageHi: number, offset: number): void {
+    if (pj.kills < KILL_LIMIT) {
+      const host = pj.regionWithBlock(offset);
+      if (host !== null) {
+        pj.addInner(host, offset);
+        this.stats.inner++;
+        return;
+      }
+    }
+    this.build(page, pj, pageLo, pageHi, offset, NO_EXTRA);
+  }
+
+  /**
+   * The run loop reached inner entry `e` of `page` (see {@link compile}). Reached after the region
+   * left early, the interpreter runs a block or two to the region's next entry: that costs little
+   * however often it happens. When `innerThreshold` inner entries are reached with no compiled code
+   * run in between, the interpreter is running a loop of a region's own (a block that jumps to
+   * itself): `e`'s region is compiled again from its first entry, with its inner entries at block
+   * starts made entries its code can start at, and replaces the old one.
+   */
+  reached(page: Page, e: RegionEntry, pageLo: number, pageHi: number): void {
+    if (++this.innerRun < this.innerThreshold) return;
+    this.innerRun = 0;
+    const host = e.region;
+    if (host.dead) return;
+    // Its inner entries at the start of a block (one in the middle of a block, after an instruction
+    // the interpreter runs out of line, leads to the block's end, then to another block).
+    const extra = new Set<number>();
+    const g = host.ranges;
+    for (const x of host.entries) {
+      if (x.block >= 0) continue;
+      for (let k = 0; k < g.length; k += 2) if (g[k] === x.entry) extra.add(x.entry);
+    }
+    if (extra.size === 0) return;
+    this.stats.widened++;
+    this.build(page, host.owner, pageLo, pageHi, host.entries[0].entry, extra);
+  }
+
+  /** Compiles the region entered at `offset`, with the blocks at `extra` as entries too. */
+  private build(
+    page: Page,
+    pj: PageJit,
+    pageLo: number,
+    pageHi: number,
+    offset: number,
+    extra: ReadonlySet<number>,
+  ): void {
     const code = page.code;
     const first = code?.[offset] ?? null;
     if (code === null || first === null) return;
@@ -191,10 +268,10 @@ export class BlockCompiler {
     // The same instructions at the same address (a forked child's copy of a page, a new machine's
     // kernel text) give the same source: its factory is reused, and with it what V8 compiled and
     // learnt; the key (address, block bounds, bytes, costs) is cheaper to build than the source.
-    const key = regionKey(plan, page.data, pageLo, pageHi);
+    const key = regionKey(plan, page.data, pageLo, pageHi, extra);
     let cached = FACTORIES.get(key);
     if (cached === undefined) {
-      const src = new RegionEmitter(plan, pageLo, pageHi).generate();
+      const src = new RegionEmitter(plan, pageLo, pageHi, extra).generate();
       const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', src.body) as RegionFactory;
       const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags);
       cached = { fn, exits: src.exits, entries: src.entries };

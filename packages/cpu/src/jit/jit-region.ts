@@ -25,9 +25,17 @@ export class RegionEntry {
     readonly region: JitRegion,
     /** Offset of the block on the page. */
     readonly entry: number,
-    /** Instructions in the block (the budget needed to enter); Infinity for "not compilable". */
+    /**
+     * Instructions in the block (the budget needed to enter); Infinity for "not compilable", and for
+     * an inner entry (see {@link block}).
+     */
     readonly n: number,
-    /** The block's number in the region's code. */
+    /**
+     * The block's number in the region's code; -1 for an inner entry: a block of the region its code
+     * cannot start at (one reached only from inside it), or an instruction in the middle of a block,
+     * which the run loop reached after the region left early (a TLB miss, the budget). The interpreter runs there up to the region's next
+     * entry, rather than a new region overlapping this one be compiled from there.
+     */
     readonly block: number,
   ) {}
 }
@@ -135,6 +143,28 @@ export class PageJit implements CompiledCodeObserver {
     for (let k = 1; k < entries.length; k++)
       if (this.entry(entries[k].entry) === null) this.set(entries[k].entry, entries[k]);
     this.regions.push(region);
+  }
+
+  /**
+   * The live compiled region (its code, not a marker's) with a block that holds offset `off`, or
+   * null. Regions overlap only where one was compiled before another's block was known, so the first
+   * found is the one.
+   */
+  regionWithBlock(off: number): JitRegion | null {
+    for (const r of this.regions) {
+      if (r.insns.length === 0) continue;
+      const g = r.ranges;
+      for (let k = 0; k < g.length; k += 2) if (g[k] <= off && off < g[k + 1]) return r;
+    }
+    return null;
+  }
+
+  /** Adds an inner entry (see {@link RegionEntry.block}) to a live region of this page. */
+  addInner(region: JitRegion, off: number): RegionEntry {
+    const e = new RegionEntry(region, off, Number.POSITIVE_INFINITY, -1);
+    region.entries.push(e);
+    this.set(off, e);
+    return e;
   }
 
   /** Drops one region (a write overlapped it, or the cache evicted it). */

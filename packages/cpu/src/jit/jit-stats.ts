@@ -8,6 +8,13 @@ export interface JitStats {
   generated: number;
   /** Heads found not compilable (the first instruction is one the compiler does not take). */
   refused: number;
+  /**
+   * Heads reached where a live region has a block it cannot start at: given an inner entry there
+   * (the interpreter runs to the region's next entry) rather than a region of their own.
+   */
+  inner: number;
+  /** Regions compiled again with their inner entries made entries (reached often, see BlockCompilerOptions.innerThreshold). */
+  widened: number;
   /** Host milliseconds spent generating and compiling regions. */
   compileMs: number;
   /** Regions run (entered from the run loop, or chained into from another region). */

@@ -66,6 +66,8 @@ function tlbStage(tagLo: string, tagHi: string, pages: string, a: string, e: str
   return { tagLo, tagHi, pages, lo: a, hi: e, slot: 't', off: 'o' };
 }
 
+const NO_ENTRIES: ReadonlySet<number> = new Set<number>();
+
 /** The region's registers: locals `L0`/`H0`… (int32 halves), loaded once and written back at exits. */
 const LOCALS: RegStage = { lo: (r) => `L${r}`, hi: (r) => `H${r}` };
 
@@ -261,6 +263,8 @@ export class RegionEmitter {
     private readonly plan: RegionPlan,
     private readonly pageLo: number,
     private readonly pageHi: number,
+    /** Page offsets of blocks to make entries besides those it makes anyway (see BlockCompiler.reached). */
+    private readonly extraEntries: ReadonlySet<number> = NO_ENTRIES,
   ) {}
 
   generate(): RegionSource {
@@ -282,7 +286,7 @@ export class RegionEmitter {
       if (last.op === Op.Call && last.nh === this.pageHi && (last.nl & -4096) === this.pageLo)
         sites.add(last.nl & 0xfff);
     }
-    const enterable = blocks.map((b, j) => j === 0 || sites.has(b.start));
+    const enterable = blocks.map((b, j) => j === 0 || sites.has(b.start) || this.extraEntries.has(b.start));
     const { text: body, dispatch, cases } = assemble(bodies, enterable);
     const regs = [...this.used].sort((a, b) => a - b);
     const wregs = [...this.written].sort((a, b) => a - b);
