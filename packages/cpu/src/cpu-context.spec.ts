@@ -44,8 +44,11 @@ const FIELDS = {
   lazyFlags: ['lop', 'lsz', 'ldl', 'ldh', 'lsl', 'lsh', 'lrl', 'lrh', 'lcf', 'lof'],
   /** Saved by the machine's snapshot beside the context (the space, instrumentation mode). */
   host: ['addressSpaceRef', 'costMask'],
-  /** Scratch values within one instruction or one exit (atDebugStop: the exit's reason, the host clears it). */
-  scratch: ['vh', 'eah', 'mal', 'mah', 'udInsn', 'trapVector', 'atDebugStop'],
+  /**
+   * Scratch values within one instruction or one exit (atDebugStop: the exit's reason, the host
+   * clears it; chainTrap*: an int3 the compiled-code chain took in place, for the run loop).
+   */
+  scratch: ['vh', 'eah', 'mal', 'mah', 'udInsn', 'trapVector', 'atDebugStop', 'chainTrapRetired', 'chainTrapVirtual'],
   /** Caches a restore drops (it flushes the TLB; the run loop re-derives the rest). */
   caches: [
     'rTagLo',

@@ -158,3 +158,143 @@ describe('Cpu.trapHook', () => {
     expect(capped(false)).toEqual(capped(true));
   });
 });
+
+/**
+ * A loop calling a probed function, the shape of a kprobe hit: `mov ecx, 200; l: call f; dec ecx;
+ * jnz l; hlt` and `f: int3; inc rax; ret`, with a stack, and on the next page a probe's slot
+ * (`inc rdx; jmp f+1`), run to its end (boosted) or single-stepped.
+ */
+const LOOP = [0xb9, 200, 0, 0, 0, 0xe8, 0x16, 0, 0, 0, 0xff, 0xc9, 0x75, 0xf7, 0xf4];
+const F = CODE + 0x20n;
+const SLOT = CODE + 0x1000n;
+
+/** What the host does at a #BP of the probed loop (see {@link probedLoop}). */
+type Hit =
+  | 'nop'
+  | 'boosted'
+  | 'single-step'
+  | 'single-step every 2nd'
+  | 'refuse every 3rd'
+  | 'nested run'
+  | 'disarm at 50';
+
+function probedLoop(jit: boolean, hit: Hit, budget: number) {
+  const code = new Array<number>(0x1020).fill(0x90);
+  code.splice(0, LOOP.length, ...LOOP);
+  code.splice(0x20, 5, 0xcc, 0x48, 0xff, 0xc0, 0xc3);
+  // jmp rel32 from SLOT+8 back to F+1.
+  const back = Number(F + 1n - (SLOT + 8n));
+  code.splice(
+    0x1000,
+    8,
+    0x48,
+    0xff,
+    0xc2,
+    0xe9,
+    back & 0xff,
+    (back >> 8) & 0xff,
+    (back >> 16) & 0xff,
+    (back >> 24) & 0xff,
+  );
+  const as = new AddressSpace();
+  as.map(CODE, 0x2000, PageFlags.Present | PageFlags.Writable);
+  as.map(0x500000n, 4096, PageFlags.Present | PageFlags.Writable);
+  as.map(0x600000n, 4096, PageFlags.Present);
+  as.write(0x600000n, Uint8Array.from([0x48, 0xff, 0xc3, 0xf4])); // inc rbx; hlt (the nested run)
+  as.write(CODE, Uint8Array.from(code));
+  const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+  cpu.rip = CODE;
+  cpu.setReg(Reg.RSP, 0x501000n);
+  const traps: unknown[] = [];
+  cpu.traps$.subscribe((t) => traps.push([t.vector, t.rip, t.retired]));
+  let hits = 0;
+  cpu.trapHook = (c, vector) => {
+    if (vector === ExceptionVector.Debug) {
+      c.rflags &= ~Rflags.TF;
+      c.rip = F + 1n;
+      return true;
+    }
+    hits++;
+    switch (hit) {
+      case 'boosted':
+        c.rip = SLOT;
+        return true;
+      case 'single-step every 2nd':
+        c.rip = SLOT;
+        // The slot's region runs for the boosted hits: a single-stepped one must not run there.
+        if (hits % 2 === 0) c.rflags |= Rflags.TF;
+        return true;
+      case 'single-step':
+        c.rip = SLOT;
+        c.rflags |= Rflags.TF;
+        return true;
+      case 'refuse every 3rd':
+        return hits % 3 !== 0;
+      case 'nested run': {
+        const at = c.rip;
+        c.rip = 0x600000n;
+        expect(c.run(10)).toEqual({ reason: 'hlt', rip: 0x600004n });
+        c.rip = at;
+        return true;
+      }
+      case 'disarm at 50':
+        if (hits === 50) as.write(F, Uint8Array.of(0x90));
+        return true;
+      default:
+        return true;
+    }
+  };
+  const returns: RunResult[] = [];
+  for (let round = 0; round < 2000; round++) {
+    const r = cpu.run(budget);
+    returns.push(r);
+    if (r.reason === 'hlt') break;
+  }
+  const regs = [Reg.RAX, Reg.RBX, Reg.RCX, Reg.RDX, Reg.RSP].map((r) => cpu.getReg(r));
+  return { returns, traps, hits, regs, retired: cpu.retired, rflags: cpu.rflags, rip: cpu.rip, stats: cpu.jit?.stats };
+}
+
+describe('an int3 reached from compiled code', () => {
+  const hits: Hit[] = [
+    'nop',
+    'boosted',
+    'single-step',
+    'single-step every 2nd',
+    'refuse every 3rd',
+    'nested run',
+    'disarm at 50',
+  ];
+  for (const hit of hits) {
+    it(`should be taken in place by the chain exactly as the interpreter takes it (${hit})`, () => {
+      for (const budget of [1, 2, 3, 7, 100, Number.POSITIVE_INFINITY]) {
+        const { stats, ...compiled } = probedLoop(true, hit, budget);
+        const { stats: _, ...interpreted } = probedLoop(false, hit, budget);
+        expect(compiled).toEqual(interpreted);
+        expect(compiled.regs[0]).toBe(200n);
+        expect(compiled.returns.at(-1)?.reason).toBe('hlt');
+        // The hits reached in compiled code were offered to the host from the chain.
+        if (budget >= 7) expect(stats?.traps).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it('should renew the default hard cap as of the trap, as a re-run would', () => {
+    // `int3; l: jmp l` costing no virtual time, reached from compiled code (`jmp t; t: int3`): run(1)
+    // is bounded by the cap the host's run(1) after the trap would have started afresh.
+    const capped = (jit: boolean) => {
+      const { cpu } = cpuWith([0xeb, 0x00, 0xcc, 0xeb, 0xfe], false);
+      const c = new Cpu({ addressSpace: cpu.addressSpace, jit: jit ? { threshold: 1 } : false });
+      c.rip = CODE + 2n;
+      c.trapHook = () => true;
+      // Warm up the int3's region: the loop reaches it as a block head.
+      expect(c.run(Number.POSITIVE_INFINITY, 2)).toEqual({ reason: 'budget', rip: CODE + 3n });
+      c.rip = CODE;
+      c.instrumentationMode = true;
+      const r = c.run(1);
+      return { r, retired: c.retired, traps: c.jit?.stats.traps ?? 0 };
+    };
+    const compiled = capped(true);
+    expect(compiled.traps).toBeGreaterThan(0);
+    expect({ ...compiled, traps: 0 }).toEqual({ ...capped(false), traps: 0 });
+  });
+});

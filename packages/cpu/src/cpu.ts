@@ -69,6 +69,12 @@ export class Cpu extends CpuTraps {
    * `rip` reads the CPU's (the gate's address until the CPU is moved or runs again).
    */
   private readonly gateExit: RunResult;
+  /**
+   * The retired and virtual counts as of the last int3 the compiled-code chain took in place
+   * ({@link int3InPlace}), for the loop to renew its hard cap from; -1: none since the loop looked.
+   */
+  private chainTrapRetired = -1;
+  private chainTrapVirtual = 0;
   /** The block compiler, or null when this CPU only interprets. */
   readonly jit: BlockCompiler | null;
 
@@ -195,12 +201,21 @@ export class Cpu extends CpuTraps {
             if (region !== null && region.n <= left + 1) {
               jit.innerRun = 0;
               left -= jit.chain.enter(this, region, left + 1, this.gateHook) - 1;
+              if (this.chainTrapRetired >= 0) {
+                // An int3 the chain ran took its #BP in place: as after one here (below), the budget
+                // is re-derived and a default hard cap renewed as of that trap.
+                if (renewCap) end = this.chainTrapRetired + (virtualEnd - this.chainTrapVirtual) * 16 + 1e6;
+                this.chainTrapRetired = -1;
+                left = 0;
+              }
               const stop = jit.chain.stop;
               if (stop !== ChainStop.None) {
                 jit.chain.stop = ChainStop.None;
                 if (stop === ChainStop.GateExit) return this.gateExit;
+                if (stop === ChainStop.TrapExit)
+                  return this.exceptionResult(ExceptionVector.Breakpoint, undefined, undefined, false);
                 if (stop === ChainStop.Interpret) head = false;
-                else {
+                else if (stop !== ChainStop.TrapHandled) {
                   // A gate run in place, as at Op.Gate below.
                   if (this.epoch !== mappingEpoch.value) {
                     this.flushTlb();
@@ -803,6 +818,40 @@ export class Cpu extends CpuTraps {
       left = 0;
       head = true;
     }
+  }
+
+  /**
+   * Runs the `int3` `i` at RIP for the compiled-code chain (an int3 heads a region of its own, see
+   * RegionChain) exactly as the loop runs one: it retires with RIP after it, then its #BP is
+   * published and offered to {@link trapHook}. 0: not taken in place (the loop returns the #BP,
+   * already published); 1: taken, and the chain may go on at the new RIP; 2: taken, but TF is set, an
+   * interrupt or a TLB flush waits, or guest code ran meanwhile (the loop looks first); 3: taken, and
+   * the TLB was flushed (the loop drops its fetch cache). When taken, the counts as of the trap are
+   * kept for the loop, which renews its default hard cap from them as after a trap of its own.
+   */
+  int3InPlace(i: Insn): number {
+    this.trapVector = ExceptionVector.Breakpoint;
+    this.ripLo = i.nl;
+    this.ripHi = i.nh;
+    this.retiredCount++;
+    this.virtualCount += i.cost & this.costMask;
+    if (this.trapHook === null) {
+      this.publishTrap(ExceptionVector.Breakpoint, undefined, undefined);
+      return 0;
+    }
+    const retired = this.retiredCount;
+    const virtual = this.virtualCount;
+    const resumed = this.resumeAfterTrap(ExceptionVector.Breakpoint);
+    if (resumed === 0) return 0;
+    this.chainTrapRetired = this.retiredCount;
+    this.chainTrapVirtual = this.virtualCount;
+    if (resumed === 2) return 3;
+    return this.retiredCount === retired &&
+      this.virtualCount === virtual &&
+      this.attention === 0 &&
+      (this.flags & 0x100) === 0
+      ? 1
+      : 2;
   }
 
   /**

@@ -168,6 +168,7 @@ export class BlockCompiler {
     chained: 0,
     exits: 0,
     gates: 0,
+    traps: 0,
     retired: 0,
     evicted: 0,
   };
@@ -252,6 +253,12 @@ export class BlockCompiler {
     if (code === null || first === null) return;
     if (first.op === 1 /* Op.Gate */) {
       // A gate heads a region of its own: the chain runs the host's hook there (see RegionChain).
+      this.keep(pj, marker(pj, offset, 1, 1, first));
+      return;
+    }
+    if (first.op === 72 /* Op.Int3 */) {
+      // So does an int3 (a probe's breakpoint): the chain retires it and offers its #BP to the host
+      // in place (RegionChain, Cpu.int3InPlace), so a probe hit need not leave compiled code.
       this.keep(pj, marker(pj, offset, 1, 1, first));
       return;
     }
@@ -348,7 +355,7 @@ function worthCompiling(plan: RegionPlan, code: readonly (Insn | null)[]): boole
   return true;
 }
 
-/** A region with no code (a gate's, or the marker of a head not compiled) and its one entry. */
+/** A region with no code (a gate's, an int3's, or the marker of a head not compiled) and its one entry. */
 function marker(pj: PageJit, offset: number, len: number, n: number, gate: Insn | null): JitRegion {
   const region = new JitRegion(pj, NOT_COMPILABLE, Int32Array.of(offset, offset + len), 0, [], gate);
   region.entries.push(new RegionEntry(region, offset, n, 0));

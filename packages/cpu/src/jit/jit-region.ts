@@ -77,7 +77,8 @@ export class JitRegion {
     /**
      * A gate region: the gate at its entry (no code; the chain asks the host's gate hook, as the run
      * loop does, and goes on where the host moved RIP). Its entry's `n` is 1: a gate is reached only
-     * with budget for an instruction left.
+     * with budget for an instruction left. Or an int3 region: the int3 at its entry, which the chain
+     * runs through `ChainCpu.int3InPlace` (a probe's breakpoint, whose #BP the host takes in place).
      */
     readonly gate: Insn | null = null,
   ) {

@@ -25,6 +25,8 @@ export interface JitStats {
   exits: number;
   /** Gates reached in a chain (their host hook run there, without the run loop). */
   gates: number;
+  /** int3s reached in a chain (their #BP offered to the host there, without the run loop: a probe's hit). */
+  traps: number;
   /** Instructions retired inside compiled regions. */
   retired: number;
   /** Regions dropped because the cache was full. */

@@ -12,6 +12,13 @@ export interface ChainCpu {
   readonly flags: number;
   readonly ripLo: number;
   readonly ripHi: number;
+  /**
+   * Runs an `int3` the chain reached as the run loop does and offers its #BP to the trap hook in
+   * place (see `Cpu.int3InPlace`): 0 not taken (the run returns the #BP), 1 taken and nothing the
+   * loop must see changed, 2 taken but the loop must look (TF, attention, a nested run), 3 taken and
+   * the TLB was flushed.
+   */
+  int3InPlace(int3: Insn): number;
 }
 
 /** The host's answer at a gate (see `Cpu.gateHook`): true when it ran in place and moved RIP. */
@@ -33,6 +40,13 @@ export const ChainStop = {
    * interprets from RIP (which fills the TLB or raises the fault) rather than enter a region there.
    */
   Interpret: 3,
+  /** An int3 whose #BP the host did not take in place: the run returns the #BP (see `Cpu.int3InPlace`). */
+  TrapExit: 4,
+  /**
+   * An int3 whose #BP the host took in place, after which the loop must look before running on (TF
+   * was set for a single-step, something needs attention, or guest code ran), its caches valid.
+   */
+  TrapHandled: 5,
 } as const;
 
 /** The budget of a region's first runs (see {@link JitRegion.warm}): a few exits, soon. */
@@ -132,6 +146,18 @@ export class RegionChain {
         }
         if (cpu.attention !== 0) break;
         if (x < 0) x = r.dynamic;
+      } else if (gate.op === 72 /* Op.Int3 */) {
+        // An int3 (a probe's breakpoint): it retires and the host takes its #BP in place, or not, as
+        // in the run loop; a probe hit needs no run-loop pass when the chain can go on where the host
+        // moved RIP (a boosted probe's slot).
+        stats.traps++;
+        const taken = cpu.int3InPlace(gate);
+        if (taken !== 1) {
+          this.stop = taken === 0 ? ChainStop.TrapExit : taken === 2 ? ChainStop.TrapHandled : ChainStop.GateHandled;
+          break;
+        }
+        left--;
+        x = r.dynamic;
       } else {
         // A gate is no instruction: the host runs in place (or not), as in the run loop.
         const retired = cpu.retiredCount;
