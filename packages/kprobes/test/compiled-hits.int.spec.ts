@@ -1,5 +1,5 @@
 import type { Machine } from '@int3/kernel';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Kprobes } from '../src/kprobes.js';
 import { addr, bootWithKprobes } from './support/machine.js';
 
@@ -71,4 +71,56 @@ describe('probe hits in hot, compiled code', () => {
       expect(hits).toBe(2 * N);
     });
   }
+});
+
+describe('probe hits with the block compiler on and off', () => {
+  const saved = process.env.INT3_JIT;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.INT3_JIT;
+    else process.env.INT3_JIT = saved;
+  });
+
+  /**
+   * Boosted, single-stepped (a post-handler), optimized and kretprobe hits on hot code, armed,
+   * disarmed and re-armed between runs, then a workload under stopAfter: every kprobes event and trap (with its clock
+   * and retired count), the results, and each CPU's retired count and context at the end.
+   */
+  function record(jit: '0' | '1') {
+    process.env.INT3_JIT = jit;
+    const { m, k } = bootWithKprobes(2);
+    const log: string[] = [];
+    k.events$.subscribe((e) => log.push(JSON.stringify(e, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))));
+    m.streams.traps$.subscribe((t) => log.push(`trap ${t.cpu} ${t.vector} ${t.rip} ${t.retired}`));
+    const results: bigint[] = [];
+    const call = (n: number) => results.push(m.kernel.guest.call(0, addr(m, 'kprobe_target_loop'), [BigInt(n)]));
+    const boosted = { symbolName: 'kprobe_target', preHandler: () => 0 };
+    k.registerKprobe(boosted);
+    call(500);
+    const post = { symbolName: 'kprobe_target', postHandler: () => {} };
+    k.registerKprobe(post);
+    call(500);
+    k.unregisterKprobe(post);
+    k.unregisterKprobe(boosted);
+    call(500);
+    const rp = { kp: { symbolName: 'kprobe_target' }, handler: () => {} };
+    k.registerKretprobe(rp);
+    call(500);
+    k.optimization.runNow();
+    call(500);
+    // A workload under a stopAfter that stops the run every 7th check (each stop resumed).
+    const tasks = [m.spawn(['spin', '20000']), m.spawn(['hello'])];
+    let checks = 0;
+    for (let stops = 0; stops < 10_000 && !tasks.every((t) => t.exited); stops++) {
+      m.run({ until: () => tasks.every((t) => t.exited), stopAfter: () => ++checks % 7 === 0 });
+    }
+    log.push(`checks ${checks} console ${m.console.map((c) => c.text).join('')}`);
+    return { log, results, cpus: m.cpus.map((c) => ({ retired: c.retired, context: c.saveContext() })) };
+  }
+
+  it('should give the same events, results and CPU state with INT3_JIT=1 and INT3_JIT=0', () => {
+    const on = record('1');
+    const off = record('0');
+    expect(on.log.length).toBeGreaterThan(2500);
+    expect(on).toEqual(off);
+  });
 });
