@@ -225,6 +225,26 @@ describe(BlockCompiler, () => {
     expect(jit.stats.retired).toBeGreaterThan(3 * 3000 - 100);
   });
 
+  it('should leave a head reached fewer than 1,024 times to the interpreter by default', () => {
+    // Code run a few hundred times (a forked child's) runs faster interpreted than in a region V8
+    // has not optimized yet. COUNT_LOOP's head is reached once per iteration.
+    const [a, b, jit] = both(
+      ({ cpu }) => {
+        cpu.setReg(Reg.R15, 1000n);
+        const first = state(cpu, cpu.run(1e6));
+        const compiled = cpu.jit?.stats.compiled ?? 0;
+        cpu.rip = CODE;
+        cpu.setReg(Reg.R15, 1000n);
+        return [first, compiled, state(cpu, cpu.run(1e6))] as const;
+      },
+      COUNT_LOOP,
+      {},
+    );
+    expect(b).toEqual([a[0], 0, a[2]]);
+    expect(jit.threshold).toBe(1024);
+    expect(jit.stats.compiled).toBe(1);
+  });
+
   it('should leave single-stepping (TF) to the interpreter: one instruction, then #DB', () => {
     const [a, b] = both(({ cpu }) => {
       cpu.setReg(Reg.R15, 1000n);

@@ -123,7 +123,16 @@ const KILL_LIMIT = 64;
 export interface BlockCompilerOptions {
   /** Most compiled regions kept (the oldest is dropped first); default 4096. */
   readonly maxRegions?: number;
-  /** Times a block head is reached before it is compiled; default 64 (short-lived code, such as a forked child's, is not worth compiling). */
+  /**
+   * Times a block head is reached before it is compiled (at most 65,535); default 1,024. Code run a
+   * few hundred times is not worth compiling: V8 runs a new region function unoptimized (Ignition,
+   * Sparkplug) until it has run a good many times, several times slower than the interpreter's
+   * optimized loop (about 10 against 40 MIPS here), and a forked child's or a fresh machine's copy of
+   * code is compiled again (from the cached source, see FACTORIES). At 64, `fork 20` in the kernel
+   * bench compiled 18 regions per run of 40,884 instructions, ran them 521 times, and was slower
+   * than the interpreter; at 1,024 it compiles none, while a hot loop is compiled a few thousand
+   * instructions later.
+   */
   readonly threshold?: number;
   /** Most basic blocks in one region; default 48. */
   readonly maxBlocks?: number;
@@ -151,8 +160,8 @@ export class BlockCompiler {
   /** Inner entries reached since the run loop last ran compiled code (it zeroes this then). */
   innerRun = 0;
   /** Times each block head (hashed by address) was reached without a region. */
-  // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
-  readonly heat: Uint8Array = new Uint8Array(4096);
+  // Annotated: an inferred `Uint16Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
+  readonly heat: Uint16Array = new Uint16Array(4096);
   private readonly limits: RegionLimits;
   private readonly ring: (JitRegion | null)[];
   private pos = 0;
@@ -176,7 +185,7 @@ export class BlockCompiler {
   readonly chain: RegionChain;
 
   constructor(options: BlockCompilerOptions = {}) {
-    this.threshold = Math.max(1, Math.min(255, options.threshold ?? 64));
+    this.threshold = Math.max(1, Math.min(65535, options.threshold ?? 1024));
     this.innerThreshold = Math.max(1, options.innerThreshold ?? 64);
     this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 48), maxInsns: Math.max(1, options.maxInsns ?? 512) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
