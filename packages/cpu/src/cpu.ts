@@ -10,7 +10,7 @@ import { execRare } from './exec-rare.js';
 import { execShift } from './exec-shift.js';
 import type { Insn } from './insn.js';
 import { BlockCompiler, type BlockCompilerOptions } from './jit/block-compiler.js';
-import type { PageJit } from './jit/jit-region.js';
+import { MAX_LEFT, type PageJit } from './jit/jit-region.js';
 import { ChainStop, nextGeneration } from './jit/region-chain.js';
 import { mappingEpoch } from './mapping-epoch.js';
 import type { RunResult } from './run-result.js';
@@ -163,8 +163,9 @@ export class Cpu extends CpuTraps {
       // `left` bounds both budgets from below (each instruction costs at most 1 of either), so the
       // exact check runs only when it reaches zero.
       if (--left < 0) {
-        // Capped so `left` stays a small integer (budgets may be Infinity, above 2^31 or fractional).
-        const m = Math.min(virtualEnd - this.virtualCount, end - this.retiredCount, 0x3fffffff) - 1;
+        // Capped so `left` stays a small integer (budgets may be Infinity, above 2^31 or fractional),
+        // and `left + 1` below the `n` of an entry never entered (see NEVER).
+        const m = Math.min(virtualEnd - this.virtualCount, end - this.retiredCount, MAX_LEFT) - 1;
         if (m < 0) return { reason: 'budget', rip: this.rip };
         left = m | 0;
       }

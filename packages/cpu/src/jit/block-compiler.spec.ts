@@ -6,6 +6,7 @@ import { PageFlags } from '../page-flags.js';
 import { Reg } from '../reg.js';
 import type { RunResult } from '../run-result.js';
 import { BlockCompiler } from './block-compiler.js';
+import type { PageJit } from './jit-region.js';
 
 const CODE = 0x400000n;
 const RWX = PageFlags.Present | PageFlags.Writable | PageFlags.User;
@@ -195,6 +196,22 @@ describe(BlockCompiler, () => {
       expect(jit.stats.widened).toBe(0);
       expect(jit.stats.retired).toBeGreaterThan(100);
     }
+  });
+
+  it('should give entries never entered (the inner entry, the hlt not compiled) a small-integer n', () => {
+    // Infinity there made the run loop's `region.n <= left + 1` deoptimize ("not a Smi").
+    const code = [0x83, 0xc0, 0x01, 0xeb, 0x00, 0x83, 0xc1, 0x02, 0x49, 0xff, 0xcf, 0x75, 0xf3, 0xf4];
+    const { cpu, as } = machine(code, { threshold: 1 });
+    cpu.setReg(Reg.R15, 1n);
+    cpu.run(10);
+    cpu.rip = CODE;
+    cpu.setReg(Reg.R15, 40n);
+    cpu.run(2);
+    expect(cpu.run(10_000).reason).toBe('hlt');
+    const pj = as.lookup(Number(CODE), 0)?.jit as PageJit;
+    const never = [5, 13].map((off) => pj.entry(off));
+    expect(never.map((e) => e?.block)).toEqual([-1, 0]);
+    for (const e of never) expect(e !== null && Number.isInteger(e.n) && e.n <= 0x3fffffff).toBe(true);
   });
 
   it('should compile a region again with its inner entry as an entry once the interpreter loops there', () => {

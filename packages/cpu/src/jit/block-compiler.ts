@@ -11,7 +11,7 @@ import type { Insn } from '../insn.js';
 import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
-import { JitRegion, PageJit, RegionEntry, type RegionFunction } from './jit-region.js';
+import { JitRegion, NEVER, PageJit, RegionEntry, type RegionFunction } from './jit-region.js';
 import type { JitStats } from './jit-stats.js';
 import { RegionChain } from './region-chain.js';
 import { BlockEnd, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
@@ -276,7 +276,7 @@ export class BlockCompiler {
     const plan = found !== null && worthCompiling(found, code) ? found : null;
     if (plan === null) {
       this.stats.refused++;
-      this.keep(pj, marker(pj, offset, first.len, Number.POSITIVE_INFINITY, null));
+      this.keep(pj, marker(pj, offset, first.len, NEVER, null));
       return;
     }
     const ranges: number[] = [];

@@ -17,6 +17,15 @@ export type RegionFunction = (
 ) => number;
 
 /**
+ * The `n` of an entry never entered (a head not compiled, an inner entry): above every budget the
+ * run loop hands a chain (it caps its count at {@link MAX_LEFT}), and a Smi, so the loop's and the
+ * chain's `n <= left` compares stay on small integers (Infinity there deoptimized the run loop).
+ */
+export const NEVER = 0x3fffffff;
+/** Most instructions the run loop counts down at a time (`left`), below {@link NEVER}. */
+export const MAX_LEFT = NEVER - 2;
+
+/**
  * Where compiled code may be entered: the start of one of a region's blocks (the run loop and the
  * chain look these up by page offset; a region has one per block it can start at).
  */
@@ -26,8 +35,8 @@ export class RegionEntry {
     /** Offset of the block on the page. */
     readonly entry: number,
     /**
-     * Instructions in the block (the budget needed to enter); Infinity for "not compilable", and for
-     * an inner entry (see {@link block}).
+     * Instructions in the block (the budget needed to enter); {@link NEVER} for "not compilable",
+     * and for an inner entry (see {@link block}).
      */
     readonly n: number,
     /**
@@ -162,7 +171,7 @@ export class PageJit implements CompiledCodeObserver {
 
   /** Adds an inner entry (see {@link RegionEntry.block}) to a live region of this page. */
   addInner(region: JitRegion, off: number): RegionEntry {
-    const e = new RegionEntry(region, off, Number.POSITIVE_INFINITY, -1);
+    const e = new RegionEntry(region, off, NEVER, -1);
     region.entries.push(e);
     this.set(off, e);
     return e;
