@@ -25,15 +25,26 @@ export interface CpuOptions {
   io?: PortIo;
   /**
    * The block compiler: true (or its options) compiles hot code to JavaScript, false interprets
-   * everything. Default: on, unless the environment says `INT3_JIT=0`.
+   * everything. Default: on, unless the environment says `INT3_JIT=0`; `INT3_JIT_THRESHOLD=N` sets
+   * its threshold.
    */
   jit?: boolean | BlockCompilerOptions;
 }
 
-/** Whether the environment leaves the compiler on (all but `INT3_JIT=0`); no environment (a browser) leaves it on. */
-function jitFromEnvironment(): boolean {
+/**
+ * The compiler the environment asks for: none with `INT3_JIT=0`, else on (no environment, as in a
+ * browser, leaves it on), compiling a block head after `INT3_JIT_THRESHOLD` visits when that is set
+ * (the tests set it low, so the short workloads of the kernel's specs run compiled too).
+ */
+function jitFromEnvironment(): boolean | BlockCompilerOptions {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.INT3_JIT !== '0';
+  if (env?.INT3_JIT === '0') return false;
+  const given = env?.INT3_JIT_THRESHOLD;
+  if (given === undefined || given === '') return true;
+  const threshold = Number(given);
+  if (!Number.isInteger(threshold) || threshold < 1 || threshold > 65535)
+    throw new RangeError(`INT3_JIT_THRESHOLD=${given}: a whole number of visits from 1 to 65535 was expected`);
+  return { threshold };
 }
 
 /**

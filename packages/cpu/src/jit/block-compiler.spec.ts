@@ -521,4 +521,32 @@ describe(BlockCompiler, () => {
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: false }).jit).toBeNull();
     expect(new Cpu({ addressSpace: new AddressSpace(), jit: true }).jit).toBeInstanceOf(BlockCompiler);
   });
+
+  it('should take its default from INT3_JIT and INT3_JIT_THRESHOLD, and refuse a threshold that is no count', () => {
+    const saved = { jit: process.env.INT3_JIT, threshold: process.env.INT3_JIT_THRESHOLD };
+    const made = () => new Cpu({ addressSpace: new AddressSpace() }).jit;
+    try {
+      delete process.env.INT3_JIT_THRESHOLD;
+      process.env.INT3_JIT = '0';
+      expect(made()).toBeNull();
+      process.env.INT3_JIT = '1';
+      expect(made()?.threshold).toBe(1024);
+      process.env.INT3_JIT_THRESHOLD = '3';
+      expect(made()?.threshold).toBe(3);
+      // An explicit option wins over the environment.
+      expect(new Cpu({ addressSpace: new AddressSpace(), jit: { threshold: 9 } }).jit?.threshold).toBe(9);
+      for (const bad of ['0', '-4', '2.5', 'many', '70000']) {
+        process.env.INT3_JIT_THRESHOLD = bad;
+        expect(made).toThrow(`INT3_JIT_THRESHOLD=${bad}: a whole number of visits from 1 to 65535 was expected`);
+      }
+    } finally {
+      for (const [k, v] of [
+        ['INT3_JIT', saved.jit],
+        ['INT3_JIT_THRESHOLD', saved.threshold],
+      ] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
 });
