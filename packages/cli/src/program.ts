@@ -1,4 +1,6 @@
+import { compilerFromEnvironment } from '@int3/cpu';
 import { Command } from 'commander';
+import { CliError } from './cli-error.js';
 import { registerBpftraceCommand } from './commands/bpftrace-command.js';
 import { registerCallCommand } from './commands/call-command.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
@@ -31,9 +33,16 @@ export function createProgram(environment: CliEnvironment = processEnvironment()
   const program = describeProgram(new Command('int3'));
   attachEnvironment(program, environment);
   // Each command says, before it runs, whether Ctrl-C stops its runs or the process at once.
-  program.hook('preAction', (_program, action) =>
-    environment.interrupt.declare(INTERRUPTIBLE_COMMANDS.has(action.name())),
-  );
+  program.hook('preAction', (_program, action) => {
+    environment.interrupt.declare(INTERRUPTIBLE_COMMANDS.has(action.name()));
+    // A CPU reads the compiler's settings from the environment when it is made; a bad one is the
+    // user's mistake, said before the command starts rather than as an internal error in its middle.
+    try {
+      compilerFromEnvironment(environment.env);
+    } catch (error) {
+      throw new CliError('usage', (error as Error).message);
+    }
+  });
   // A signal a command did not stop at (it came during short work, which finished): its output is
   // all there, and the exit status says the signal came.
   program.hook('postAction', (_program, action) => {

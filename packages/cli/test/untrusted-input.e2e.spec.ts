@@ -108,3 +108,23 @@ describe('calls that cannot return to the caller', () => {
     SEVERAL_BOOTS_MS,
   );
 });
+
+describe('INT3_JIT_THRESHOLD', () => {
+  it('should refuse a threshold that is no count with one line and exit 2, before the command runs', () => {
+    for (const bad of ['abc', '0', '1e9']) {
+      const r = int3(['trace', '-e', 'p:o do_sys_open', '--run', 'cat /etc/motd'], undefined, {
+        env: { ...process.env, INT3_JIT_THRESHOLD: bad },
+      });
+      expect([r.status, r.stdout, r.stderr.trimEnd().split('\n')]).toEqual([
+        2,
+        '',
+        [`int3: INT3_JIT_THRESHOLD=${bad}: a whole number of visits from 1 to 65535 was expected (see 'int3 --help')`],
+      ]);
+    }
+    const ok = int3(['trace', '-e', 'p:o do_sys_open', '--run', 'cat /etc/motd'], undefined, {
+      env: { ...process.env, INT3_JIT_THRESHOLD: '1' },
+    });
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('o: (do_sys_open+0x0/');
+  });
+});

@@ -32,12 +32,17 @@ export interface CpuOptions {
 }
 
 /**
- * The compiler the environment asks for: none with `INT3_JIT=0`, else on (no environment, as in a
- * browser, leaves it on), compiling a block head after `INT3_JIT_THRESHOLD` visits when that is set
- * (the tests set it low, so the short workloads of the kernel's specs run compiled too).
+ * The block compiler `env` asks for (by default the process's environment; none, as in a browser,
+ * leaves it on): false with `INT3_JIT=0`, else on, compiling a block head after
+ * `INT3_JIT_THRESHOLD` visits when that is set (the tests set it low, so the short workloads of the
+ * kernel's specs run compiled too). What a new Cpu takes when its options say nothing.
+ * @throws RangeError (one line, naming the variable) for a threshold that is not 1 to 65535
  */
-function jitFromEnvironment(): boolean | BlockCompilerOptions {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+export function compilerFromEnvironment(
+  env: Readonly<Record<string, string | undefined>> | undefined = (
+    globalThis as { process?: { env?: Record<string, string | undefined> } }
+  ).process?.env,
+): boolean | BlockCompilerOptions {
   if (env?.INT3_JIT === '0') return false;
   const given = env?.INT3_JIT_THRESHOLD;
   if (given === undefined || given === '') return true;
@@ -92,7 +97,7 @@ export class Cpu extends CpuTraps {
   constructor(options: CpuOptions) {
     super(options.addressSpace, options.id ?? 0);
     this.io = options.io;
-    const jit = options.jit ?? jitFromEnvironment();
+    const jit = options.jit ?? compilerFromEnvironment();
     this.jit = jit === false ? null : new BlockCompiler(jit === true ? {} : jit);
     const cpu = this;
     this.gateExit = Object.freeze({

@@ -27,6 +27,7 @@ describe('@int3/cpu exports', () => {
       'UNDEFINED_FLAGS',
       'argumentBytes',
       'callGuestFunction',
+      'compilerFromEnvironment',
       'disassemble',
       'hi32',
       'lo32',

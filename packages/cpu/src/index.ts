@@ -9,7 +9,7 @@ export {
   type GuestCallRun,
   startGuestCall,
 } from './call/call-guest-function.js';
-export type { CpuOptions } from './cpu.js';
+export { type CpuOptions, compilerFromEnvironment } from './cpu.js';
 export { type CompilerView, Cpu, type GateHook, type MemoryWatch, type PortIo, type TrapHook } from './cpu-api.js';
 export type { CpuContext } from './cpu-context.js';
 export { hi32, lo32, toBig } from './cpu-core.js';
