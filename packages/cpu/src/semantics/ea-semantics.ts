@@ -75,12 +75,14 @@ export function eaResult(mf: number, s: EaStage): EaResult {
         hi: `(${s.dh} + ${s.hi(base)} + (${t} > 0xffffffff ? 1 : 0)) | 0`,
       };
     case MemoryForm.BaseIndex:
+      if (/^\d+$/.test(s.du) && /^\d+$/.test(scale)) return int32Sum(s, true);
       return {
         lines: [`const ${t} = (${s.lo(index)} >>> 0) * ${scale} + (${s.lo(base)} >>> 0) + ${s.du};`],
         lo: `${t} | 0`,
         hi: `(${s.dh} + ${s.hi(base)} + Math.imul(${s.hi(index)}, ${scale}) + ((${t} / 4294967296) | 0)) | 0`,
       };
     case MemoryForm.Index:
+      if (/^\d+$/.test(s.du) && /^\d+$/.test(scale)) return int32Sum(s, false);
       return {
         lines: [`const ${t} = (${s.lo(index)} >>> 0) * ${scale} + ${s.du};`],
         lo: `${t} | 0`,
@@ -115,6 +117,32 @@ export function eaResult(mf: number, s: EaStage): EaResult {
       };
     }
   }
+}
+
+/**
+ * index * scale (+ base) + disp with the scale and displacement known (the compiler): int32 halves,
+ * the index shifted, each carry out of a low sum from its bits. No double arithmetic: the high half
+ * is ready as soon as the low one, and the TLB slot needs both (see tlb-semantics.ts).
+ */
+function int32Sum(s: EaStage, withBase: boolean): EaResult {
+  const { t, index, base } = s;
+  const sh = Math.log2(Number(s.scale));
+  const il = sh === 0 ? s.lo(index) : `(${s.lo(index)} << ${sh})`;
+  const ih = sh === 0 ? s.hi(index) : `((${s.hi(index)} << ${sh}) | (${s.lo(index)} >>> ${32 - sh}))`;
+  const lines = [`const ${t}i = ${il};`];
+  let lo = `${t}i`;
+  let hi = ih;
+  if (withBase) {
+    lines.push(`const ${t}b = (${t}i + ${s.lo(base)}) | 0;`);
+    hi = `${hi} + ${s.hi(base)} + ${carryOut(`${t}i`, s.lo(base), `${t}b`)}`;
+    lo = `${t}b`;
+  }
+  if (s.du !== '0') {
+    lines.push(`const ${t} = (${lo} + ${s.dl}) | 0;`);
+    hi = `${hi} + ${s.dh} + ${carryOut(lo, s.dl, t)}`;
+    lo = t;
+  }
+  return { lines, lo, hi: `(${hi}) | 0` };
 }
 
 /**
