@@ -843,8 +843,9 @@ export class Cpu extends CpuTraps {
    * published and offered to {@link trapHook}. 0: not taken in place (the loop returns the #BP,
    * already published); 1: taken, and the chain may go on at the new RIP; 2: taken, but TF is set,
    * something needs attention (a pending interrupt), or guest code ran meanwhile (the loop looks
-   * first); 3: taken, and the TLB was flushed or the mappings changed (the loop drops its fetch cache). When taken, the counts as of the trap are
-   * kept for the loop, which renews its default hard cap from them as after a trap of its own.
+   * first); 3: taken, and the TLB was flushed or the mappings changed (the loop drops its fetch
+   * cache). When taken, the counts as of the trap are kept for the loop, which renews its default
+   * hard cap from them as after a trap of its own.
    */
   int3InPlace(i: Insn): number {
     this.trapVector = ExceptionVector.Breakpoint;
