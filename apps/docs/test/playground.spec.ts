@@ -113,7 +113,9 @@ describe.skipIf(skipBrowser)('the playground, in Chromium', () => {
   });
 
   it('should run the guest through the block compiler in the browser, with the trace the CLI prints', async () => {
-    await runForm(page, { definitions: DEFINITION, workloads: 'cat /etc/motd' });
+    // spin's loop is hot enough to compile (a block head is compiled after 1,024 visits; cat alone
+    // runs interpreted).
+    await runForm(page, { definitions: DEFINITION, workloads: 'cat /etc/motd\nspin 200000' });
     // The status line counts what the worker's CPUs retired in compiled code (new Function in a
     // module worker); the trace it printed is the CLI's, byte for byte.
     const status = await textOf(page, 'status');
@@ -122,7 +124,8 @@ describe.skipIf(skipBrowser)('the playground, in Chromium', () => {
     const [all, compiled] = [counts![1], counts![2]].map((n) => Number(n.replaceAll(',', '')));
     expect(compiled).toBeGreaterThan(0);
     expect(compiled).toBeLessThanOrEqual(all);
-    expect(await textOf(page, 'trace')).toBe(cli('trace', '-e', DEFINITION, '--run', 'cat /etc/motd').stdout);
+    const expected = cli('trace', '-e', DEFINITION, '--run', 'cat /etc/motd', '--run', 'spin 200000').stdout;
+    expect(await textOf(page, 'trace')).toBe(expected);
     expect(errors).toEqual([]);
   });
 
