@@ -9,7 +9,7 @@ import { execFlow } from './exec-flow.js';
 import { execRare } from './exec-rare.js';
 import { execShift } from './exec-shift.js';
 import type { Insn } from './insn.js';
-import { BlockCompiler, type BlockCompilerOptions } from './jit/block-compiler.js';
+import { BlockCompiler, type BlockCompilerOptions, MAX_THRESHOLD } from './jit/block-compiler.js';
 import { MAX_LEFT, type PageJit } from './jit/jit-region.js';
 import { ChainStop, nextGeneration } from './jit/region-chain.js';
 import { mappingEpoch } from './mapping-epoch.js';
@@ -36,7 +36,7 @@ export interface CpuOptions {
  * leaves it on): false with `INT3_JIT=0`, else on, compiling a block head after
  * `INT3_JIT_THRESHOLD` visits when that is set (the tests set it low, so the short workloads of the
  * kernel's specs run compiled too). What a new Cpu takes when its options say nothing.
- * @throws RangeError (one line, naming the variable) for a threshold that is not 1 to 65535
+ * @throws RangeError (one line, naming the variable) for a threshold that is not 1 to MAX_THRESHOLD
  */
 export function compilerFromEnvironment(
   env: Readonly<Record<string, string | undefined>> | undefined = (
@@ -47,8 +47,10 @@ export function compilerFromEnvironment(
   const given = env?.INT3_JIT_THRESHOLD;
   if (given === undefined || given === '') return true;
   const threshold = Number(given);
-  if (!Number.isInteger(threshold) || threshold < 1 || threshold > 65535)
-    throw new RangeError(`INT3_JIT_THRESHOLD=${given}: a whole number of visits from 1 to 65535 was expected`);
+  if (!Number.isInteger(threshold) || threshold < 1 || threshold > MAX_THRESHOLD)
+    throw new RangeError(
+      `INT3_JIT_THRESHOLD=${given}: a whole number of visits from 1 to ${MAX_THRESHOLD} was expected`,
+    );
   return { threshold };
 }
 

@@ -15,7 +15,7 @@ import { JitRegion, NEVER, PageJit, RegionEntry, type RegionFunction } from './j
 import type { JitStats } from './jit-stats.js';
 import { RegionChain } from './region-chain.js';
 import { BlockEnd, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
-import { RegionEmitter } from './region-source.js';
+import { NO_ENTRIES, RegionEmitter } from './region-source.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
 const EXECUTORS = {
@@ -114,7 +114,8 @@ function regionKey(
 }
 const MAX_FACTORIES = 2048;
 
-const NO_EXTRA: ReadonlySet<number> = new Set<number>();
+/** The highest threshold (BlockCompilerOptions.threshold): the heat table counts in 16 bits. */
+export const MAX_THRESHOLD = 65535;
 
 /** Regions killed by writes after which a page is no longer compiled (code rewritten in a loop). */
 const KILL_LIMIT = 64;
@@ -185,7 +186,7 @@ export class BlockCompiler {
   readonly chain: RegionChain;
 
   constructor(options: BlockCompilerOptions = {}) {
-    this.threshold = Math.max(1, Math.min(65535, options.threshold ?? 1024));
+    this.threshold = Math.max(1, Math.min(MAX_THRESHOLD, options.threshold ?? 1024));
     this.innerThreshold = Math.max(1, options.innerThreshold ?? 64);
     this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 48), maxInsns: Math.max(1, options.maxInsns ?? 512) };
     this.ring = new Array<JitRegion | null>(Math.max(1, options.maxRegions ?? 4096)).fill(null);
@@ -219,7 +220,7 @@ export class BlockCompiler {
         return;
       }
     }
-    this.build(page, pj, pageLo, pageHi, offset, NO_EXTRA);
+    this.build(page, pj, pageLo, pageHi, offset, NO_ENTRIES);
   }
 
   /**

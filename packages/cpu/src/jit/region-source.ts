@@ -66,7 +66,8 @@ function tlbStage(tagLo: string, tagHi: string, pages: string, a: string, e: str
   return { tagLo, tagHi, pages, lo: a, hi: e, slot: 't', off: 'o' };
 }
 
-const NO_ENTRIES: ReadonlySet<number> = new Set<number>();
+/** No blocks besides those a region's code makes entries anyway (RegionEmitter's default). */
+export const NO_ENTRIES: ReadonlySet<number> = new Set<number>();
 
 /** The region's registers: locals `L0`/`H0`… (int32 halves), loaded once and written back at exits. */
 const LOCALS: RegStage = { lo: (r) => `L${r}`, hi: (r) => `H${r}` };
