@@ -13,7 +13,8 @@
 // (run() returns to the host): a kprobe's traps are handled inside the CPU's run loop (Cpu.trapHook),
 // so a probed call costs no run of its own; and of the int3s, those reached in compiled code and
 // offered to the host from the chain of compiled regions without the run loop (JitStats.traps; 0
-// with INT3_JIT=0).
+// with INT3_JIT=0), and the compiled regions entered per call (JitStats.entries: the unprobed loop runs
+// inside one region, each probed call leaves it and enters others; 0 with INT3_JIT=0).
 // Runs on dist/ (the root `npm run bench` builds first). Usage: node bench/kprobes.bench.mjs [calls]
 import { Machine, readSampleImage, sampleProgram } from '@int3/kernel';
 import { Kprobes } from '../dist/index.js';
@@ -91,6 +92,7 @@ function trapsPerCall(v) {
   let traps = 0;
   let runs = 0;
   const chained0 = m.cpus[0].jit?.stats.traps ?? 0;
+  const entries0 = m.cpus[0].jit?.stats.entries ?? 0;
   const sub = m.streams.traps$.subscribe((t) => {
     if (t.vector === 1 || t.vector === 3) traps++;
   });
@@ -110,19 +112,22 @@ function trapsPerCall(v) {
   cpu.step = step;
   sub.unsubscribe();
   const chained = (cpu.jit?.stats.traps ?? 0) - chained0;
-  return { traps: traps / 1000, runs: (runs - 1) / 1000, chained: chained / 1000 };
+  const entries = (cpu.jit?.stats.entries ?? 0) - entries0;
+  return { traps: traps / 1000, runs: (runs - 1) / 1000, chained: chained / 1000, entries: entries / 1000 };
 }
 
 console.log(
   `@int3/kprobes bench: ${N} calls of ${FN} from ${LOOP} in the guest, ${ROUNDS} interleaved rounds (median and best)`,
 );
-console.log('variant          median ns/call  ns/hit   best ns/call  ns/hit   traps/hit  runs/hit  chained int3/hit');
+console.log(
+  'variant          median ns/call  ns/hit   best ns/call  ns/hit   traps/hit  runs/hit  chained int3/hit  regions/call',
+);
 const { median, best } = timeAll();
 for (const [name, v] of Object.entries(run)) {
   const hit = (t) => (name === 'unprobed' ? '' : (t[name] - t.unprobed).toFixed(0));
-  const { traps, runs, chained } = trapsPerCall(v);
+  const { traps, runs, chained, entries } = trapsPerCall(v);
   console.log(
-    `${name.padEnd(16)} ${median[name].toFixed(0).padStart(14)}  ${hit(median).padStart(6)}  ${best[name].toFixed(0).padStart(13)}  ${hit(best).padStart(6)}  ${traps.toFixed(1).padStart(9)}  ${runs.toFixed(1).padStart(8)}  ${chained.toFixed(1).padStart(16)}`,
+    `${name.padEnd(16)} ${median[name].toFixed(0).padStart(14)}  ${hit(median).padStart(6)}  ${best[name].toFixed(0).padStart(13)}  ${hit(best).padStart(6)}  ${traps.toFixed(1).padStart(9)}  ${runs.toFixed(1).padStart(8)}  ${chained.toFixed(1).padStart(16)}  ${entries.toFixed(1).padStart(12)}`,
   );
 }
 const ratio = (t) => ((t.o - t.unprobed) / (t.k - t.unprobed)).toFixed(2);
