@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AddressSpace, Cpu, type CpuContext, PageFlags, type RunResult } from '../src/index.js';
+import { MAX_THRESHOLD } from '../src/jit/block-compiler.js';
 import { FUZZ_RUNS, seedFor } from '../src/testing/fuzz-settings.js';
 import { encodeProgram, LOOP_REG, type Piece, pieceArbitrary, WINDOW_BASE_REG } from './support/jit-fuzz-program.js';
 
@@ -124,6 +125,19 @@ function differential(options: JitOptions, name: string, extraIterations = 0) {
   );
   return { retired, compiled, chained };
 }
+
+describe("the interpreter's two dispatches", () => {
+  it(
+    'should leave everything as the switch does when a CPU with the compiler interprets through its table of handlers',
+    () => {
+      // A threshold no head reaches here: the compiler's CPU interprets everything, as it does cold code.
+      const { retired, compiled } = differential({ threshold: MAX_THRESHOLD }, 'interpreter-handlers');
+      expect(compiled).toBe(0);
+      expect(retired).toBeGreaterThan(FUZZ_RUNS * 10);
+    },
+    Math.max(60_000, FUZZ_RUNS * 40),
+  );
+});
 
 describe('the block compiler against the interpreter', () => {
   it(

@@ -11,6 +11,7 @@ import { EXEC_ALU_BEGIN, EXEC_ALU_END, execAluSource } from './exec-alu-source.j
 import { EXEC_RARE_BEGIN, EXEC_RARE_END, execRareSource } from './exec-rare-source.js';
 import { EXEC_SHIFT_BEGIN, EXEC_SHIFT_END, execShiftSource } from './exec-shift-source.js';
 import { DISPATCH_BEGIN, DISPATCH_END, interpreterDispatch } from './interpreter-dispatch.js';
+import { HANDLERS_BEGIN, HANDLERS_END, interpreterHandlers } from './interpreter-handlers.js';
 
 /** A part of a checked-in source file that a generator writes, between two marker lines. */
 export interface GeneratedPart {
@@ -28,6 +29,7 @@ export interface GeneratedPart {
  */
 export const GENERATED_PARTS: readonly GeneratedPart[] = [
   { file: 'cpu.ts', begin: DISPATCH_BEGIN, end: DISPATCH_END, text: interpreterDispatch },
+  { file: 'cpu.ts', begin: HANDLERS_BEGIN, end: HANDLERS_END, text: interpreterHandlers },
   { file: 'cpu-state.ts', begin: CPU_STATE_BEGIN, end: CPU_STATE_END, text: cpuStateSource },
   { file: 'cpu-core.ts', begin: CPU_CORE_BEGIN, end: CPU_CORE_END, text: cpuCoreSource },
   { file: 'cpu-core.ts', begin: CPU_CORE_STACK_BEGIN, end: CPU_CORE_STACK_END, text: cpuCoreStackSource },

@@ -28,6 +28,14 @@ function loadLines(size: number, pad: string): string {
   return [...x.lines, `lo = ${x.lo};`, `hi = ${x.hi};`].map((l) => `${pad}${l}`).join('\n');
 }
 
+/**
+ * What a handler of the table returns (interpreter-handlers.ts): the instruction went on
+ * sequentially; 0 or more is the case's `exit` after it left the sequential path (0: none).
+ */
+export const SEQUENTIAL = -1;
+/** What the table's entry for an op the loop runs itself returns (a gate, a debug stop: they use its locals). */
+export const IN_LOOP = -2;
+
 /** Indents of a case body's statements in the generated switch, and of those one block deeper. */
 const CASE_BODY = ' '.repeat(12);
 const NESTED_BODY = ' '.repeat(16);
@@ -200,8 +208,28 @@ function shift64(): string {
  * compared with this by generated-parts.spec.ts, so nobody edits the generated copy by hand.
  */
 export function interpreterDispatch(): string {
-  return numbered(`      // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
-      switch (i.op) {
+  const cases = dispatchSwitch()
+    .split('\n')
+    .map((l) => (l === '' ? l : `        ${l}`))
+    .join('\n');
+  return `      // A CPU with the compiler calls its case in the table of handlers (interpreter-handlers.ts:
+      // the same statements), except for the ops the loop runs itself; the interpreter alone switches.
+      const r = table === null ? ${IN_LOOP} : table[i.op](this, i);
+      if (r === ${IN_LOOP}) {
+        // biome-ignore format: generated (the formatter would re-wrap what the generator writes)
+${cases}
+      } else if (r >= 0) {
+        exit = r;
+        seq = false;
+      }`;
+}
+
+/**
+ * The dispatch's switch alone, its case labels at an indent of 2 (what interpreterDispatch puts in
+ * the loop and interpreterHandlers splits into functions).
+ */
+export function dispatchSwitch(): string {
+  return numbered(`      switch (i.op) {
         case #Op.Gate:
           {
             const flushes = this.tlbFlushes;
@@ -522,7 +550,10 @@ ${callOut('Imul2', CALL_OUT)}
           exit = execRare(this, i);
           seq = false;
           break;
-      }`);
+      }`)
+    .split('\n')
+    .map((l) => l.slice(6))
+    .join('\n');
 }
 
 /** The lines that delimit the generated dispatch in cpu.ts. */

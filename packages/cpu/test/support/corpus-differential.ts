@@ -34,11 +34,17 @@ export function describeCorpusDifferential(opt: OptLevel): void {
   const calls = CORPUS_FUNCTIONS.map((f, i) =>
     fc.sample(corpusCallArbitrary(CORPUS_FUNCTIONS, i), { numRuns: FUZZ_RUNS, seed: seedFor(f.name) }),
   );
-  let image: GuestImage;
+  // Both engines: the compiler's CPU (cold code through the interpreter's table of handlers) and the
+  // interpreter alone (its switch).
+  let images: { readonly name: string; readonly image: GuestImage }[];
   let expected: CorpusResult[][];
 
   beforeAll(() => {
-    image = GuestImage.fromFile(buildCorpusImage(opt));
+    const path = buildCorpusImage(opt);
+    images = [
+      { name: 'with the compiler', image: GuestImage.fromFile(path) },
+      { name: 'the interpreter alone', image: GuestImage.fromFile(path, false) },
+    ];
     const flat = runNativeCalls(buildNativeCallRunner(), calls.flat());
     expected = calls.map((list) => flat.splice(0, list.length));
   });
@@ -49,14 +55,18 @@ export function describeCorpusDifferential(opt: OptLevel): void {
         for (let k = 0; k < calls[i].length; k++) {
           const call = calls[i][k];
           const want = expected[i][k];
-          let got: CorpusResult;
-          try {
-            got = emulatorResult(image, call);
-          } catch (error) {
-            throw new Error(`${describeCall(f, call)} at ${opt}: ${(error as Error).message}`);
-          }
-          if (got.lo !== want.lo || got.hi !== want.hi || got.buffers.join() !== want.buffers.join()) {
-            expect.fail(`${describeCall(f, call)} at ${opt}:\n  host:     ${show(want)}\n  emulator: ${show(got)}`);
+          for (const { name, image } of images) {
+            let got: CorpusResult;
+            try {
+              got = emulatorResult(image, call);
+            } catch (error) {
+              throw new Error(`${describeCall(f, call)} at ${opt}, ${name}: ${(error as Error).message}`);
+            }
+            if (got.lo !== want.lo || got.hi !== want.hi || got.buffers.join() !== want.buffers.join()) {
+              expect.fail(
+                `${describeCall(f, call)} at ${opt}, ${name}:\n  host:     ${show(want)}\n  emulator: ${show(got)}`,
+              );
+            }
           }
         }
       });

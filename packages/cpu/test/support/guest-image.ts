@@ -46,19 +46,20 @@ export class GuestImage {
   readonly cpu: Cpu;
   readonly symbols: SymbolTable;
 
-  constructor(bytes: Uint8Array, name = 'image.elf') {
+  /** `jit`: the CPU's (by default with the compiler; false: the interpreter alone). */
+  constructor(bytes: Uint8Array, name = 'image.elf', jit?: false) {
     const file = parseElf(bytes, name);
     loadElf(file, this.space);
     this.symbols = SymbolTable.fromElf(file);
     this.space.map(STACK_BASE, STACK_SIZE, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
     this.space.map(RETURN_GATE, 0x1000, PageFlags.Present | PageFlags.Gate);
     this.space.map(BUFFER_BASE, 6 * BUFFER_SLOT, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
-    this.cpu = new Cpu({ addressSpace: this.space });
+    this.cpu = new Cpu(jit === false ? { addressSpace: this.space, jit } : { addressSpace: this.space });
   }
 
   /** Loads an image from a file. */
-  static fromFile(path: string): GuestImage {
-    return new GuestImage(new Uint8Array(readFileSync(path)), path);
+  static fromFile(path: string, jit?: false): GuestImage {
+    return new GuestImage(new Uint8Array(readFileSync(path)), path, jit);
   }
 
   /** The address of a symbol; throws when the image has no such symbol. */

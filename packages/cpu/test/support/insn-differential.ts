@@ -150,12 +150,16 @@ export function compareOutcomes(c: InsnCase, host: InsnOutcome, emulated: InsnOu
 export function describeInsnDifferential(family: string, templates: readonly InsnTemplate[], runs = FUZZ_RUNS): void {
   const cases = templates.map((t) => templateCases(t, runs));
   let host: InsnOutcome[][];
-  let emulator: EmulatorInsnRunner;
+  // Both dispatches of the interpreter: the compiler's CPU (a table of handlers) and the interpreter alone (a switch).
+  let emulators: { readonly name: string; readonly runner: EmulatorInsnRunner }[];
 
   beforeAll(() => {
     const flat = runNativeInsns(buildNativeInsnRunner(), cases.flat());
     host = cases.map((list) => flat.splice(0, list.length));
-    emulator = new EmulatorInsnRunner();
+    emulators = [
+      { name: 'with the compiler', runner: new EmulatorInsnRunner() },
+      { name: 'the interpreter alone', runner: new EmulatorInsnRunner(false) },
+    ];
   });
 
   describe(family, () => {
@@ -165,12 +169,14 @@ export function describeInsnDifferential(family: string, templates: readonly Ins
         expect(decodeMnemonic(first)).toEqual({ mnemonic: t.mnemonic, length: first.length });
         for (let k = 0; k < cases[i].length; k++) {
           const c = cases[i][k];
-          const difference = compareOutcomes(c, host[i][k], emulator.run(c));
-          if (difference !== undefined) {
-            const [text] = disassemble(c.bytes, 0n, 1);
-            expect.fail(
-              `${hexOf(c.bytes)} (${text?.text}) from ${showState({ kind: 'ok', state: c.before })}: ${difference}`,
-            );
+          for (const { name, runner } of emulators) {
+            const difference = compareOutcomes(c, host[i][k], runner.run(c));
+            if (difference !== undefined) {
+              const [text] = disassemble(c.bytes, 0n, 1);
+              expect.fail(
+                `${hexOf(c.bytes)} (${text?.text}) from ${showState({ kind: 'ok', state: c.before })}, ${name}: ${difference}`,
+              );
+            }
           }
         }
       });

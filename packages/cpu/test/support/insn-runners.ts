@@ -30,17 +30,19 @@ const GATE_PAGE = CODE_PAGE + 0x1000n;
 
 /**
  * Runs cases in the emulator: one CPU at CPL 0, the bytes written just below a Gate page (each write
- * invalidates what was decoded there before), registers and flags from the case.
+ * invalidates what was decoded there before), registers and flags from the case. `jit`: the CPU's
+ * (by default with the compiler, whose CPU interprets cold code through its table of handlers;
+ * false: the interpreter alone, which switches).
  */
 export class EmulatorInsnRunner {
   private readonly space = new AddressSpace();
   private readonly cpu: Cpu;
 
-  constructor() {
+  constructor(jit?: false) {
     this.space.map(CODE_PAGE, 0x1000, PageFlags.Present);
     this.space.map(GATE_PAGE, 0x1000, PageFlags.Present | PageFlags.Gate);
     this.space.map(SCRATCH_PAGE, 0x1000, PageFlags.Present | PageFlags.Writable | PageFlags.NoExecute);
-    this.cpu = new Cpu({ addressSpace: this.space });
+    this.cpu = new Cpu(jit === false ? { addressSpace: this.space, jit } : { addressSpace: this.space });
   }
 
   run(c: InsnCase): InsnOutcome {
