@@ -4,8 +4,9 @@
 // time with the same corpus at -O2), checks both compute the same results, and prints emulated MIPS
 // (instructions retired per host second) and the slowdown against the host CPU, one line per workload,
 // for both engines side by side: the interpreter (`jit: false`) and the block compiler (`jit: true`).
-// Every workload runs twice per engine: round 1 is the (timed) warm-up, printed as the cold figure (for
-// the compiler: compile time included); round 2 is the steady state. Then where the compiler's time
+// Each engine runs in a process of its own (the bench runs itself with --engine), and every workload
+// twice: round 1 is the (timed) warm-up, printed as the cold figure (a fresh process: for the compiler,
+// compile time and V8's optimization of everything included); round 2 is the steady state. Then where the compiler's time
 // went. Needs a build (`tsc -b`): it imports ../dist/index.js. Options: --only <substring>; --rounds N
 // (N > 2) runs the compiler's machine N - 2 rounds more and prints each (V8 still optimizes the
 // generated code during round 2: later rounds show where it settles); --jit-only runs the compiler's
@@ -150,41 +151,60 @@ function runEmulated(machine, w) {
   return { value, retired, ns };
 }
 
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : '';
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const only = arg('--only') ?? '';
 const workloads = WORKLOADS.filter((w) => w.name.includes(only));
-const native = runNative();
+const rounds = Number(arg('--rounds') ?? 2);
+// --jit-options '<json>' passes BlockCompilerOptions (thresholds, region limits) to the compiler's CPU.
+const jitOptions = arg('--jit-options') === undefined ? true : JSON.parse(arg('--jit-options'));
 
-/** Runs every workload once on `machine`; one row per workload and whether its result matched the host. */
+/** Runs every workload once on `machine`; one row per workload. */
 function round(machine) {
-  const rows = [];
-  for (const w of workloads) {
-    const emulated = runEmulated(machine, w);
-    const host = native.get(w.name);
-    // Results are compared in the width the C function returns (upper rax bits are undefined for u32).
-    const width = /crc32|adler32/.test(w.name) ? 32 : 64;
-    const same = host && BigInt.asUintN(width, host.result) === BigInt.asUintN(width, emulated.value);
-    rows.push({ w, emulated, host, same });
-  }
-  return rows;
+  return workloads.map((w) => ({ w, emulated: runEmulated(machine, w) }));
 }
 
-const mips = (retired, ns) => retired / (ns / 1e3);
-const rounds = process.argv.includes('--rounds') ? Number(process.argv[process.argv.indexOf('--rounds') + 1]) : 2;
-/** Round 1 (cold: a fresh CPU, empty decode caches, nothing compiled) then round 2 (steady state). */
-function engine(jit) {
-  const machine = makeMachine(jit);
-  const cold = round(machine);
-  const steady = round(machine);
-  return { machine, cold, steady, stats: { ...machine.cpu.jit?.stats } };
+// --engine interp|jit (what the bench runs itself as): that engine's rounds on a fresh CPU, as JSON
+// on stdout. Each engine runs in a process of its own, so its cold round is cold for V8 too: nothing
+// the other engine ran before has optimized the code both share (the run loop, the memory paths).
+const engineName = arg('--engine');
+if (engineName !== undefined) {
+  const machine = makeMachine(engineName === 'jit' ? jitOptions : false);
+  const out = [];
+  let stats = {};
+  for (let r = 0; r < (engineName === 'jit' ? Math.max(rounds, 2) : 2); r++) {
+    out.push(
+      round(machine).map(({ w, emulated }) => ({ name: w.name, ...emulated, value: emulated.value.toString(16) })),
+    );
+    // The compiler's counters as of the two rounds the table shows.
+    if (r === 1) stats = { ...machine.cpu.jit?.stats };
+  }
+  process.stdout.write(JSON.stringify({ rounds: out, stats }));
+  process.exit(0);
 }
+
+const native = runNative();
+/** One engine's rounds, run in a child process (see --engine), each row compared with the host's result. */
+function engine(name) {
+  const args = [fileURLToPath(import.meta.url), '--engine', name, ...process.argv.slice(2)];
+  const res = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  const rows = res.rounds.map((r) =>
+    r.map((e, k) => {
+      const w = workloads[k];
+      const host = native.get(w.name);
+      const emulated = { retired: e.retired, ns: e.ns, value: BigInt(`0x${e.value}`) };
+      // Results are compared in the width the C function returns (upper rax bits are undefined for u32).
+      const width = /crc32|adler32/.test(w.name) ? 32 : 64;
+      const same = host !== undefined && BigInt.asUintN(width, host.result) === BigInt.asUintN(width, emulated.value);
+      return { w, emulated, host, same };
+    }),
+  );
+  return { cold: rows[0], steady: rows[1], later: rows.slice(2), stats: res.stats };
+}
+const mips = (retired, ns) => retired / (ns / 1e3);
 // --jit-only skips the interpreter (its columns print as 0): quicker A/B runs of the compiler.
 const jitOnly = process.argv.includes('--jit-only');
-const interp = jitOnly ? { cold: [], steady: [] } : engine(false);
-// --jit-options '<json>' passes BlockCompilerOptions (thresholds, region limits) to the compiler's CPU.
-const jitOptions = process.argv.includes('--jit-options')
-  ? JSON.parse(process.argv[process.argv.indexOf('--jit-options') + 1])
-  : true;
-const jit = engine(jitOptions);
+const interp = jitOnly ? { cold: [], steady: [] } : engine('interp');
+const jit = engine('jit');
 if (jitOnly) {
   const none = { emulated: { retired: 0, ns: 1, value: 0n }, same: true };
   for (let k = 0; k < workloads.length; k++) {
@@ -195,7 +215,7 @@ if (jitOnly) {
 
 console.log(`@int3/cpu bench: corpus workloads at -O2 (sample/sample.elf), emulator vs host (gcc -O2)`);
 console.log(
-  `cold = round 1 (fresh CPU, the compiler's compile time included); steady = round 2 (after every workload ran once); MIPS = instructions retired per host µs`,
+  `cold = round 1 (a fresh process and CPU, the compiler's compile time included); steady = round 2 (after every workload ran once); MIPS = instructions retired per host µs`,
 );
 console.log(
   `${'workload'.padEnd(24)} ${'instructions'.padStart(13)} ${'interp cold'.padStart(12)} ${'steady'.padStart(7)} ${'jit cold'.padStart(9)} ${'steady'.padStart(7)} ${'native'.padStart(9)} ${'interp ×'.padStart(9)} ${'jit ×'.padStart(6)}  result`,
@@ -240,7 +260,7 @@ console.log(
 );
 
 for (let r = 3; r <= rounds; r++) {
-  const rows = round(jit.machine);
+  const rows = jit.later[r - 3];
   const t = sum();
   for (const row of rows) add(t, row.emulated);
   console.log(
