@@ -11,7 +11,9 @@
 // (N > 2) runs the compiler's machine N - 2 rounds more and prints each (V8 still optimizes the
 // generated code during round 2: later rounds show where it settles); --jit-only runs the compiler's
 // rounds alone (no interpreter, no RSS benches), for quicker A/B runs; --jit-options '<json>' sets the
-// compiler's options (BlockCompilerOptions).
+// compiler's options (BlockCompilerOptions); --v8 also says what V8's optimizing compiler did with the
+// compiler's process (how often and how long it compiled and deoptimized which functions; tracing it
+// slows that process a little).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,6 +169,8 @@ function round(machine) {
 // on stdout. Each engine runs in a process of its own, so its cold round is cold for V8 too: nothing
 // the other engine ran before has optimized the code both share (the run loop, the memory paths).
 const engineName = arg('--engine');
+/** What starts the line of an engine's JSON among what else its process prints (V8's traces, with --v8). */
+const RESULT = '@int3-bench-result ';
 if (engineName !== undefined) {
   const machine = makeMachine(engineName === 'jit' ? jitOptions : false);
   const out = [];
@@ -178,15 +182,19 @@ if (engineName !== undefined) {
     // The compiler's counters as of the two rounds the table shows.
     if (r === 1) stats = { ...machine.cpu.jit?.stats };
   }
-  process.stdout.write(JSON.stringify({ rounds: out, stats }));
+  process.stdout.write(`\n${RESULT}${JSON.stringify({ rounds: out, stats })}\n`);
   process.exit(0);
 }
 
 const native = runNative();
 /** One engine's rounds, run in a child process (see --engine), each row compared with the host's result. */
 function engine(name) {
-  const args = [fileURLToPath(import.meta.url), '--engine', name, ...process.argv.slice(2)];
-  const res = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  // --v8: the compiler's process traces V8's optimizing compiler, summed up by v8Summary.
+  const trace = name === 'jit' && process.argv.includes('--v8') ? ['--trace-opt-verbose', '--trace-deopt'] : [];
+  const args = [...trace, fileURLToPath(import.meta.url), '--engine', name, ...process.argv.slice(2)];
+  const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const lines = output.split('\n');
+  const res = JSON.parse(lines.find((l) => l.startsWith(RESULT)).slice(RESULT.length));
   const rows = res.rounds.map((r) =>
     r.map((e, k) => {
       const w = workloads[k];
@@ -198,9 +206,47 @@ function engine(name) {
       return { w, emulated, host, same };
     }),
   );
-  return { cold: rows[0], steady: rows[1], later: rows.slice(2), stats: res.stats };
+  return {
+    cold: rows[0],
+    steady: rows[1],
+    later: rows.slice(2),
+    stats: res.stats,
+    v8: trace.length > 0 ? v8Summary(lines) : null,
+  };
 }
 const mips = (retired, ns) => retired / (ns / 1e3);
+
+/**
+ * What V8's optimizing compiler did in the compiler's process (`--trace-opt-verbose --trace-deopt`
+ * lines), by kind of function: the compiled regions (each a `region`), the run loop, the interpreter's
+ * handlers (`op…`, see interpreter-handlers.ts), the rest. TurboFan runs on a thread of its own: its
+ * time overlaps the run, which meanwhile runs the function unoptimized.
+ */
+function v8Summary(lines) {
+  const kinds = ['regions', 'the run loop', "the interpreter's handlers", 'the rest'];
+  const kindOf = (fn) => (fn === 'region' ? 0 : fn === 'loop' ? 1 : /^op[A-Z]/.test(fn) ? 2 : 3);
+  const by = kinds.map(() => ({ compiles: 0, osr: 0, ms: 0, deopts: 0 }));
+  for (const line of lines) {
+    const c =
+      /^\[(?:completed compiling|aborted optimizing) \S+ <JSFunction (\S*) .*?(OSR)?(?: because.*)? - took [\d.]+, ([\d.]+), [\d.]+ ms\]/.exec(
+        line,
+      );
+    if (c !== null) {
+      const k = by[kindOf(c[1])];
+      k.compiles++;
+      if (c[2] !== undefined) k.osr++;
+      k.ms += Number(c[3]);
+      continue;
+    }
+    const d = /^\[bailout \(kind: [^,]+, reason: .*\): begin\. deoptimizing \S+ <JSFunction (\S*) /.exec(line);
+    if (d !== null) by[kindOf(d[1])].deopts++;
+  }
+  const parts = by.map(
+    (k, i) =>
+      `${kinds[i]} ${k.compiles} times (${k.osr} on stack replacement) in ${k.ms.toFixed(0)} ms, deoptimized ${k.deopts}`,
+  );
+  return `V8 in the compiler's process, all its rounds (TurboFan, on a thread of its own): ${parts.join('; ')}`;
+}
 // --jit-only skips the interpreter (its columns print as 0): quicker A/B runs of the compiler.
 const jitOnly = process.argv.includes('--jit-only');
 const interp = jitOnly ? { cold: [], steady: [] } : engine('interp');
@@ -258,6 +304,8 @@ const retiredAll = total.jc.retired + total.js.retired;
 console.log(
   `compiler, both rounds: ${st.compiled} regions of ${st.blocks} basic blocks compiled (${st.generated} from new source, ${st.compiled - st.generated} from the cache) in ${st.compileMs.toFixed(1)} ms (generating the JS and new Function; V8's own optimization of them is not in it), ${st.refused} heads refused, ${st.evicted} evicted, ${st.inner} inner entries (heads inside a region, interpreted to its next entry), ${st.widened} regions compiled again with them as entries; ${st.entries.toLocaleString('en-US')} regions run, ${st.chained.toLocaleString('en-US')} of them chained straight from another, ${st.exits.toLocaleString('en-US')} returns to the run loop, ${st.gates.toLocaleString('en-US')} gates reached in chains, ${((st.retired / retiredAll) * 100).toFixed(2)}% of instructions retired in compiled code, ${(retiredAll - st.retired).toLocaleString('en-US')} interpreted`,
 );
+
+if (jit.v8 !== null) console.log(jit.v8);
 
 for (let r = 3; r <= rounds; r++) {
   const rows = jit.later[r - 3];
