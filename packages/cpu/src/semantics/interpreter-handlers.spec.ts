@@ -63,7 +63,14 @@ describe(interpreterHandlers, () => {
   });
 
   it('should refuse a case that exits on its sequential path (the table could not say so)', () => {
-    const text = ['switch (i.op) {', '  default:', '    exit = execRare(this, i);', '    break;', '}'].join('\n');
-    expect(() => interpreterHandlers(text)).toThrow(/exits on its sequential path/);
+    const text = (body: string[]) => ['switch (i.op) {', '  default:', ...body.map((l) => `    ${l}`), '}'].join('\n');
+    expect(() => interpreterHandlers(text(['exit = execRare(this, i);', 'break;']))).toThrow(
+      /exits on its sequential path/,
+    );
+    // Also when another path of the case leaves it.
+    expect(() =>
+      interpreterHandlers(text(['if (i.size === 8) seq = false;', 'exit = execRare(this, i);', 'break;'])),
+    ).toThrow(/exits on its sequential path/);
+    expect(() => interpreterHandlers(text(['exit = execRare(this, i);', 'seq = false;', 'break;']))).not.toThrow();
   });
 });

@@ -96,7 +96,14 @@ export function interpreterHandlers(dispatch: string = dispatchSwitch()): string
       `    return ${seq ? `seq ? ${SEQUENTIAL} : ${exit ? 'exit' : '0'}` : SEQUENTIAL};`,
       '  }',
     );
-    if (exit && !seq) throw new Error(`int3 semantics: case ${g.labels.join(', ')} exits on its sequential path`);
+    // The loop looks at `exit` whatever `seq` is; the table says `exit` only off the sequential path,
+    // so every exit must leave it at once.
+    const statements = code
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    if (statements.some((l, k) => /\bexit = /.test(l) && statements[k + 1] !== 'seq = false;'))
+      throw new Error(`int3 semantics: case ${g.labels.join(', ')} exits on its sequential path`);
     for (const l of g.labels) {
       if (l === 'default') fallback = name;
       else table.push(`    t[${l}] = Cpu.${name};`);
