@@ -208,10 +208,7 @@ function shift64(): string {
  * compared with this by generated-parts.spec.ts, so nobody edits the generated copy by hand.
  */
 export function interpreterDispatch(): string {
-  const cases = dispatchSwitch()
-    .split('\n')
-    .map((l) => (l === '' ? l : `        ${l}`))
-    .join('\n');
+  const cases = indent(dispatchSwitch().split('\n'), '        ');
   return `      // A CPU with the compiler calls its case in the table of handlers (interpreter-handlers.ts:
       // the same statements), except for the ops the loop runs itself; the interpreter alone switches.
       const r = table === null ? ${IN_LOOP} : table[i.op](this, i);

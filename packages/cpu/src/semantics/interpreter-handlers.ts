@@ -1,5 +1,6 @@
 import { Op } from '../op.js';
 import { dispatchSwitch, IN_LOOP, SEQUENTIAL } from './interpreter-dispatch.js';
+import { indent } from './numbered.js';
 
 /** The ops whose cases use the run loop's own locals (`continue`, `return`, its fetch cache). */
 const LOOP_OPS = new Set<number>([Op.Gate, Op.DebugStop]);
@@ -77,8 +78,11 @@ export function interpreterHandlers(dispatch: string = dispatchSwitch()): string
     // `op` + its name: a static `call` would be the class's Function.prototype.call.
     const name = `op${opName(g.labels[0])}`;
     const ops = g.labels.map((l) => (l === 'default' ? 'every other op' : `Op.${opName(l)}`));
-    const lines = g.body.map((l) => (l === '' ? l : `    ${l.replace(/\bthis(?=[.,)])/g, 'cpu')}`));
-    const code = lines.join('\n').replace(/\/\/.*$/gm, '');
+    const text = indent(
+      g.body.map((l) => l.replace(/\bthis(?=[.,)])/g, 'cpu')),
+      '    ',
+    );
+    const code = text.replace(/\/\/.*$/gm, '');
     const seq = /\bseq = false;/.test(code);
     const exit = /\bexit = /.test(code);
     const param = (p: string): string => (new RegExp(`\\b${p}\\b`).test(code) ? p : `_${p}`);
@@ -91,7 +95,7 @@ export function interpreterHandlers(dispatch: string = dispatchSwitch()): string
       "    // The case's statements as in the switch: its `break`s leave this one.",
       '    switch (0) {',
       '      default:',
-      ...lines,
+      text,
       '    }',
       `    return ${seq ? `seq ? ${SEQUENTIAL} : ${exit ? 'exit' : '0'}` : SEQUENTIAL};`,
       '  }',
