@@ -794,7 +794,7 @@ export class Cpu extends CpuTraps {
               const al = i.i2 === 1 ? i.il : R[i.dr];
               const ah = i.i2 === 1 ? i.ih : w ? H[i.dr] : 0;
               const rl = Math.imul(al, bl);
-              const rh = w ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0 : 0;
+              const rh = w ? ((Math.imul(al >>> 16, bl >>> 16) + (((Math.imul(al >>> 16, bl & 65535) >>> 0) + (Math.imul(al & 65535, bl & 65535) >>> 16)) >>> 16) + (((Math.imul(al & 65535, bl >>> 16) >>> 0) + (((Math.imul(al >>> 16, bl & 65535) >>> 0) + (Math.imul(al & 65535, bl & 65535) >>> 16)) & 65535)) >>> 16)) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0 : 0;
               R[i.dr] = rl;
               H[i.dr] = rh;
               this.lop = 7 /* LazyOp.Imul */;
@@ -1608,7 +1608,7 @@ export class Cpu extends CpuTraps {
           const al = i.i2 === 1 ? i.il : R[i.dr];
           const ah = i.i2 === 1 ? i.ih : w ? H[i.dr] : 0;
           const rl = Math.imul(al, bl);
-          const rh = w ? (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0 : 0;
+          const rh = w ? ((Math.imul(al >>> 16, bl >>> 16) + (((Math.imul(al >>> 16, bl & 65535) >>> 0) + (Math.imul(al & 65535, bl & 65535) >>> 16)) >>> 16) + (((Math.imul(al & 65535, bl >>> 16) >>> 0) + (((Math.imul(al >>> 16, bl & 65535) >>> 0) + (Math.imul(al & 65535, bl & 65535) >>> 16)) & 65535)) >>> 16)) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0 : 0;
           R[i.dr] = rl;
           H[i.dr] = rh;
           cpu.lop = 7 /* LazyOp.Imul */;

@@ -249,7 +249,7 @@ export function imulAt(c: CpuCore, size: number, al: number, ah: number, bl: num
   let rh: number;
   if (size === 8) {
     rl = Math.imul(al, bl);
-    rh = (Math.round(((al >>> 0) * (bl >>> 0) - (rl >>> 0)) / 4294967296) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0;
+    rh = ((Math.imul(al >>> 16, bl >>> 16) + (((Math.imul(al >>> 16, bl & 65535) >>> 0) + (Math.imul(al & 65535, bl & 65535) >>> 16)) >>> 16) + (((Math.imul(al & 65535, bl >>> 16) >>> 0) + (((Math.imul(al >>> 16, bl & 65535) >>> 0) + (Math.imul(al & 65535, bl & 65535) >>> 16)) & 65535)) >>> 16)) + Math.imul(al, bh) + Math.imul(ah, bl)) | 0;
   } else {
     rl = Math.imul(al, bl);
     rh = 0;

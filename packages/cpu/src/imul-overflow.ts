@@ -2,12 +2,18 @@ const TWO32 = 4294967296;
 
 /**
  * High 32 bits (as an int32 bit pattern) of the unsigned 32x32-bit product of `a` and `b` (int32 bit
- * patterns). The double product is within 2^11 of the exact one and the exact low half is
- * Math.imul's, so rounding (product - low) / 2^32 recovers the high half exactly.
+ * patterns), in int32 arithmetic: the function that umulHighText in semantics/alu-semantics.ts writes
+ * out for the compiled code (four 16x16-bit products and their carries, Hacker's Delight 8-2).
  * @see Intel SDM Vol. 2B (MUL)
  */
 export function umulHigh32(a: number, b: number): number {
-  return Math.round(((a >>> 0) * (b >>> 0) - (Math.imul(a, b) >>> 0)) / TWO32) | 0;
+  const a0 = a & 65535;
+  const a1 = a >>> 16;
+  const b0 = b & 65535;
+  const b1 = b >>> 16;
+  const t = (Math.imul(a1, b0) >>> 0) + (Math.imul(a0, b0) >>> 16);
+  const mid = ((Math.imul(a0, b1) >>> 0) + (t & 65535)) >>> 16;
+  return (Math.imul(a1, b1) + (t >>> 16) + mid) | 0;
 }
 
 /** Bit 31 and up of `x` (a sum of uint32 terms below 2^53) as a carry count. */

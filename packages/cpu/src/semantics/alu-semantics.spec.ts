@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { msb } from '../lazy-flags.js';
 import { Op } from '../op.js';
-import { type AluStage, aluResult, borrowOut, carryOut, incDecResult, negResult, notResult } from './alu-semantics.js';
+import {
+  type AluStage,
+  aluResult,
+  borrowOut,
+  carryOut,
+  imulResult,
+  incDecResult,
+  negResult,
+  notResult,
+  umulHighText,
+} from './alu-semantics.js';
 import { shiftImm32Result, shiftImm64Result, shiftNarrowResult } from './shift-semantics.js';
 
 const HALF = [0, 1, -1, 0x7fffffff, -0x80000000, 0x12345678, -2, 0xff, 0xffff];
@@ -62,6 +72,49 @@ describe(negResult, () => {
         const want = halves(BigInt.asUintN(64, -big(a, b)));
         expect(run(negResult(stage(true)), [a, b], [0, 0])).toEqual(want);
       }
+  });
+});
+
+const u32 = fc.oneof(
+  fc.integer({ min: 0, max: 0xffffffff }),
+  fc.constantFrom(0, 1, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff),
+);
+
+describe(umulHighText, () => {
+  it('should give the high half of the unsigned 32x32-bit product', () => {
+    const f = new Function('a', 'b', `return ${umulHighText('a', 'b')} | 0;`);
+    fc.assert(
+      fc.property(u32, u32, (a, b) => {
+        expect(f(a | 0, b | 0)).toBe(Number(BigInt.asIntN(32, (BigInt(a) * BigInt(b)) >> 32n)));
+      }),
+    );
+  });
+});
+
+describe(imulResult, () => {
+  const imul = (w: boolean | string) =>
+    imulResult({ w, al: 'dl', ah: 'dh', bl: 'sl', bh: 'sh', rl: 'rl', rh: 'rh', decl: '' });
+
+  it('should give the low 64 bits of the product at 64 bits, known or run-time width', () => {
+    fc.assert(
+      fc.property(u32, u32, u32, u32, (a0, a1, b0, b1) => {
+        const a = big(a0, a1);
+        const b = big(b0, b1);
+        const want = halves(BigInt.asUintN(64, a * b));
+        expect(run(imul(true), [a0 | 0, a1 | 0], [b0 | 0, b1 | 0])).toEqual(want);
+        expect(run(['const w = true;', ...imul('w')], [a0 | 0, a1 | 0], [b0 | 0, b1 | 0])).toEqual(want);
+      }),
+    );
+  });
+
+  it('should give the low 32 bits and a zero high half at 32 bits', () => {
+    fc.assert(
+      fc.property(u32, u32, (a, b) => {
+        const want = Number(BigInt.asIntN(32, BigInt(a) * BigInt(b)));
+        expect(run(imul(false), [a | 0, 7], [b | 0, 9])).toEqual([want, 0]);
+        expect(run(['const w = false;', ...imul('w')], [a | 0, 7], [b | 0, 9])).toEqual([want, 0]);
+      }),
+    );
   });
 });
 

@@ -123,9 +123,23 @@ export function negResult(s: Pick<AluStage, 'w' | 'mask' | 'dl' | 'dh' | 'rl' | 
 }
 
 /**
+ * The high 32 bits (as an int32 expression) of the unsigned 32x32-bit product of the int32 expressions
+ * `a` and `b`, in int32 arithmetic only: four 16x16-bit products, each below 2^32, whose carries are
+ * added in 16-bit steps (Hacker's Delight 8-2, mulhu). umulHigh32 in imul-overflow.ts is the same
+ * function. Doubles would do it in fewer operations (round((a * b - low) / 2^32)), but V8 compiles
+ * that to a float division and a rounding that cost more than the whole rest of an imul.
+ * @see Intel SDM Vol. 2B (MUL)
+ */
+export function umulHighText(a: string, b: string): string {
+  const t = `((Math.imul(${a} >>> 16, ${b} & 65535) >>> 0) + (Math.imul(${a} & 65535, ${b} & 65535) >>> 16))`;
+  const mid = `(((Math.imul(${a} & 65535, ${b} >>> 16) >>> 0) + (${t} & 65535)) >>> 16)`;
+  return `(Math.imul(${a} >>> 16, ${b} >>> 16) + (${t} >>> 16) + ${mid})`;
+}
+
+/**
  * imul r, r / imul r, r, imm at 32/64 bits: the low 32 or 64 bits of `a * b` into `rl`/`rh` (CF/OF are
- * LazyOp.Imul's, from the operands). The high half is umulHigh32 (see imul-overflow.ts) written out,
- * plus the cross products.
+ * LazyOp.Imul's, from the operands). The high half is umulHighText's of the low halves plus the cross
+ * products, all modulo 2^32.
  * @see Intel SDM Vol. 2A (IMUL)
  */
 export function imulResult(s: {
@@ -139,7 +153,7 @@ export function imulResult(s: {
   readonly decl: string;
 }): string[] {
   const { w, al, ah, bl, bh, rl, rh, decl } = s;
-  const hi = `(Math.round(((${al} >>> 0) * (${bl} >>> 0) - (${rl} >>> 0)) / 4294967296) + Math.imul(${al}, ${bh}) + Math.imul(${ah}, ${bl})) | 0`;
+  const hi = `(${umulHighText(al, bl)} + Math.imul(${al}, ${bh}) + Math.imul(${ah}, ${bl})) | 0`;
   return [
     `${decl}${rl} = Math.imul(${al}, ${bl});`,
     `${decl}${rh} = ${w === true ? hi : w === false ? '0' : `${w} ? ${hi} : 0`};`,
