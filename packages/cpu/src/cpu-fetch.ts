@@ -2,6 +2,7 @@ import { Access } from './cpu-core.js';
 import { CpuRegisters } from './cpu-registers.js';
 import { debugStopInsn, decodeInsn, gateInsn, pageBytes } from './decode.js';
 import type { Insn } from './insn.js';
+import type { Page } from './page.js';
 import { PageFlags } from './page-flags.js';
 
 /**
@@ -49,6 +50,17 @@ export class CpuFetch extends CpuRegisters {
       }
     }
     return this.fetchSlow();
+  }
+
+  /**
+   * The page the fetch TLB, or its victim entry, maps at page address `lo:hi` under the translations
+   * of the moment, or null (see the block compiler's ForeignPages).
+   */
+  fetchedPage(lo: number, hi: number): Page | null {
+    const i = (lo >>> 12) & 255;
+    if (this.fTagLo[i] === (lo & -4096) && this.fTagHi[i] === hi) return this.fPage[i];
+    if (this.vTagLo === (lo & -4096) && this.vTagHi === hi) return this.vPage;
+    return null;
   }
 
   /** TLB or decode-cache miss: check permissions, decode with iced-x86, cache on the page object. */

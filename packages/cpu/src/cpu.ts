@@ -218,7 +218,7 @@ export class Cpu extends CpuTraps {
             if (region === null && ++jit.heat[(lo ^ (lo >>> 12) ^ this.ripHi) & 4095] >= jit.threshold) {
               jit.heat[(lo ^ (lo >>> 12) ^ this.ripHi) & 4095] = 0;
               const table = pj ?? jit.pageJit(page);
-              jit.compile(page, table, lo & -4096, this.ripHi, off);
+              jit.compile(page, table, lo & -4096, this.ripHi, off, this);
               region = table.entry(off);
             }
             // `left + 1` instructions fit both budgets (see below): the region, and those it chains
@@ -254,7 +254,7 @@ export class Cpu extends CpuTraps {
               continue;
             }
             // An inner entry: interpreted up to the region's next entry, until reached often.
-            if (region !== null && region.block < 0) jit.reached(page, region, lo & -4096, this.ripHi);
+            if (region !== null && region.block < 0) jit.reached(page, region, lo & -4096, this.ripHi, this);
           }
         }
       }

@@ -458,10 +458,135 @@ describe(BlockCompiler, () => {
             // The hook ran inside a chain of compiled regions, nearly every time.
             expect(b.jit?.stats.gates).toBeGreaterThan(190);
             expect(b.jit?.stats.exits).toBeLessThan(10);
+            // Inside the region that runs the loop across both pages, not between regions.
+            expect(b.jit?.stats.entries).toBeLessThan(10);
           }
         }
       });
     }
+  });
+
+  describe('a region that a direct jmp takes to another page', () => {
+    // CODE: jmp +0; LOOP: add eax, 1; jmp NEXT. NEXT (the next page): add ecx, 2; dec r15; jnz LOOP; hlt.
+    const LOOP = CODE + 2n;
+    const NEXT = CODE + 0x1000n;
+    const text = [0xeb, 0x00, 0x83, 0xc0, 0x01, 0xe9, 0xf6, 0x0f, 0, 0];
+    const next = (add: number) => [0x83, 0xc1, add, 0x49, 0xff, 0xcf, 0x0f, 0x85, 0xf6, 0xef, 0xff, 0xff, 0xf4];
+    /** Compiled at the third visit of a head, once both pages were fetched. */
+    const THIRD = { threshold: 3 };
+
+    function twoPages(jit: false | Options, iterations: bigint, as = new AddressSpace(), add = 2) {
+      if (!as.isMapped(CODE)) {
+        as.map(CODE, 4096, RWX);
+        as.write(CODE, Uint8Array.from(text));
+      }
+      as.map(NEXT, 4096, RWX);
+      as.write(NEXT, Uint8Array.from(next(add)));
+      const cpu = new Cpu({ addressSpace: as, jit });
+      cpu.setReg(Reg.R15, iterations);
+      cpu.rip = CODE;
+      return { cpu, as };
+    }
+
+    it('should run both pages in one region, as the interpreter does at every budget', () => {
+      for (const budget of [1, 2, 3, 5, 7, 13, 1e6]) {
+        const go = (jit: false | Options) => {
+          const { cpu } = twoPages(jit, 2000n);
+          const out = [];
+          for (let k = 0; k < 20_000; k++) {
+            const r = state(cpu, cpu.run(budget));
+            if (r.r.reason !== 'budget') {
+              out.push(r);
+              break;
+            }
+            if (k % 97 === 0) out.push(r);
+          }
+          return { out, stats: cpu.jit?.stats };
+        };
+        const a = go(false);
+        const b = go(THIRD);
+        expect(b.out).toEqual(a.out);
+        expect(b.out.at(-1)?.r.reason).toBe('hlt');
+        expect(b.out.at(-1)?.ctx.gpr[Reg.RCX]).toBe(4000n);
+        if (budget === 1e6) {
+          // One region runs the loop across both pages: a few calls in all (its first four runs are
+          // capped at 1,024 instructions), where one region per page would be two calls an iteration.
+          expect(b.stats?.entries).toBeLessThan(20);
+        }
+      }
+    });
+
+    it('should run the new code after a host write to the other page between runs', () => {
+      const go = (jit: false | Options) => {
+        const { cpu, as } = twoPages(jit, 1000n);
+        const first = state(cpu, cpu.run(100));
+        const compiled = cpu.jit?.stats.compiled ?? 0;
+        as.writeU8(NEXT + 2n, 5);
+        return { first, second: state(cpu, cpu.run(1e6)), compiled, after: cpu.jit?.stats.compiled ?? 0 };
+      };
+      const a = go(false);
+      const b = go(THIRD);
+      expect(b.first).toEqual(a.first);
+      expect(b.second).toEqual(a.second);
+      // 20 iterations of five instructions added 2, the other 980 add 5.
+      expect(b.second.ctx.gpr[Reg.RCX]).toBe(40n + 5n * 980n);
+      expect(b.compiled).toBe(1);
+      expect(b.after).toBeGreaterThan(1);
+    });
+
+    it("should stop right after a guest store into the other page's code, and run it patched", () => {
+      // CODE: inc eax; mov [NEXT + 2], al (the add's imm8); jmp NEXT. NEXT: add ecx, 0; dec r15; jnz CODE; hlt.
+      const store = [0xff, 0xc0, 0x88, 0x05, 0xfa, 0x0f, 0, 0, 0xe9, 0xf3, 0x0f, 0, 0];
+      const back = [0x83, 0xc1, 0x00, 0x49, 0xff, 0xcf, 0x0f, 0x85, 0xf4, 0xef, 0xff, 0xff, 0xf4];
+      const go = (jit: false | Options) => {
+        const as = new AddressSpace();
+        as.map(CODE, 8192, RWX);
+        as.write(CODE, Uint8Array.from(store));
+        as.write(NEXT, Uint8Array.from(back));
+        const cpu = new Cpu({ addressSpace: as, jit });
+        cpu.setReg(Reg.R15, 100n);
+        cpu.rip = CODE;
+        return { ...state(cpu, cpu.run(1e6)), stats: cpu.jit?.stats };
+      };
+      const a = go(false);
+      const b = go(THIRD);
+      expect({ ...b, stats: undefined }).toEqual({ ...a, stats: undefined });
+      // Each iteration adds the count it has just stored: 1 + 2 + … + 100.
+      expect(b.ctx.gpr[Reg.RCX]).toBe(5050n);
+      expect(b.stats?.compiled).toBeGreaterThan(1);
+    });
+
+    it("should not run another address space's page at that address, though both share the first page", () => {
+      const go = (jit: false | Options) => {
+        const one = twoPages(jit, 100n);
+        const r1 = state(one.cpu, one.cpu.run(1e6));
+        // A second space shares CODE (its decoded code and regions) but maps a NEXT of its own.
+        const as2 = new AddressSpace();
+        as2.share(one.as, CODE, 4096);
+        const two = twoPages(jit, 100n, as2, 5);
+        return [r1, state(two.cpu, two.cpu.run(1e6))];
+      };
+      const a = go(false);
+      const b = go(THIRD);
+      expect(b).toEqual(a);
+      expect(b[0].ctx.gpr[Reg.RCX]).toBe(200n);
+      expect(b[1].ctx.gpr[Reg.RCX]).toBe(500n);
+    });
+
+    it('should raise #PF at the other page once it is unmapped (the region dies with its decoded code)', () => {
+      const go = (jit: false | Options) => {
+        const { cpu, as } = twoPages(jit, 1000n);
+        const first = state(cpu, cpu.run(500));
+        as.unmap(NEXT, 4096);
+        // From CODE, the interpreter's jmp +0 fetches CODE again, and LOOP is a region's entry.
+        cpu.rip = CODE;
+        return [first, state(cpu, cpu.run(1e6))];
+      };
+      const a = go(false);
+      const b = go(THIRD);
+      expect(b).toEqual(a);
+      expect(b[1].r).toMatchObject({ reason: 'exception', vector: 14, rip: NEXT });
+    });
   });
 
   it('should run leave in a hot loop as the interpreter does (its temporaries share the region locals)', () => {

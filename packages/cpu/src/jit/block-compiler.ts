@@ -11,10 +11,10 @@ import type { Insn } from '../insn.js';
 import { PARITY } from '../lazy-flags.js';
 import type { Page } from '../page.js';
 import { isCompilable } from './compilable.js';
-import { JitRegion, NEVER, PageJit, RegionEntry, type RegionFunction } from './jit-region.js';
+import { type ForeignRanges, JitRegion, NEVER, PageJit, RegionEntry, type RegionFunction } from './jit-region.js';
 import type { JitStats } from './jit-stats.js';
-import { RegionChain } from './region-chain.js';
-import { BlockEnd, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
+import { type ChainCpu, type GateHook, RegionChain, runGate } from './region-chain.js';
+import { BlockEnd, type ForeignPages, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
 import { NO_ENTRIES, RegionEmitter } from './region-source.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
@@ -69,6 +69,17 @@ function executeFlags(cpu: FaultingCpu, i: Insn): boolean {
   }
 }
 
+/** What a region's gate reads of the CPU: the host's hook, and the compiler's counters. */
+interface GateCpu extends ChainCpu {
+  readonly gateHook: GateHook<GateCpu> | null;
+  readonly jit: { readonly stats: JitStats };
+}
+
+/** Runs a gate inside a region (see runGate): 0 go on at RIP, 1 the run exits there, 2 handled. */
+function regionGate(cpu: GateCpu, gate: Insn): number {
+  return runGate(cpu, gate, cpu.gateHook, cpu.jit.stats);
+}
+
 /**
  * A region's factory (what `new Function` made of its source): called once per source, and the
  * function it returns serves every region compiled from that source (the region and its
@@ -83,6 +94,7 @@ type RegionFactory = (
   f: typeof FAULT_BOX,
   xe: typeof execute,
   xf: typeof executeFlags,
+  xg: typeof regionGate,
 ) => RegionFunction;
 
 /**
@@ -93,20 +105,15 @@ type RegionFactory = (
 const FACTORIES = new Map<string, { fn: RegionFunction; exits: number; entries: number[] }>();
 
 /**
- * What a region's source depends on: its page's address, its blocks' bounds, their bytes and costs,
- * and the blocks made entries besides those its code makes anyway.
+ * What a region's source depends on: its pages' addresses, its blocks' pages and bounds (and which
+ * are gates), their bytes and costs, and the blocks made entries besides those its code makes anyway.
  */
-function regionKey(
-  plan: RegionPlan,
-  data: Uint8Array,
-  pageLo: number,
-  pageHi: number,
-  extra: ReadonlySet<number>,
-): string {
-  let key = `${pageHi}:${pageLo}`;
+function regionKey(plan: RegionPlan, extra: ReadonlySet<number>): string {
+  let key = plan.pages.map((p) => `${p.hi}:${p.lo}`).join(',');
   if (extra.size > 0) key += `+${[...extra].sort((a, b) => a - b).join(',')}`;
   for (const b of plan.blocks) {
-    key += `|${b.start}-${b.next}:`;
+    const data = plan.pages[b.page].page.data;
+    key += `|${b.page}/${b.start}-${b.next}${b.end === BlockEnd.Gate ? 'g' : ':'}`;
     for (const i of b.insns) key += i.cost;
     for (let o = b.start; o < b.next; o++) key += String.fromCharCode(data[o]);
   }
@@ -210,8 +217,16 @@ export class BlockCompiler {
    * budget, or after an instruction the interpreter runs out of line), gives that region an inner
    * entry there instead: the interpreter runs on to the region's next entry, which costs a few
    * instructions, where a new region overlapping it would cost V8 the same code's compile again.
+   * `foreign` tells where the fetch TLB maps other pages (a region may follow a direct jump there).
    */
-  compile(page: Page, pj: PageJit, pageLo: number, pageHi: number, offset: number): void {
+  compile(
+    page: Page,
+    pj: PageJit,
+    pageLo: number,
+    pageHi: number,
+    offset: number,
+    foreign: ForeignPages | null = null,
+  ): void {
     if (pj.kills < KILL_LIMIT) {
       const host = pj.regionWithBlock(offset);
       if (host !== null) {
@@ -220,7 +235,7 @@ export class BlockCompiler {
         return;
       }
     }
-    this.build(page, pj, pageLo, pageHi, offset, NO_ENTRIES);
+    this.build(page, pj, pageLo, pageHi, offset, NO_ENTRIES, foreign);
   }
 
   /**
@@ -231,7 +246,7 @@ export class BlockCompiler {
    * itself): `e`'s region is compiled again from its first entry, with its inner entries at block
    * starts made entries its code can start at, and replaces the old one.
    */
-  reached(page: Page, e: RegionEntry, pageLo: number, pageHi: number): void {
+  reached(page: Page, e: RegionEntry, pageLo: number, pageHi: number, foreign: ForeignPages | null = null): void {
     if (++this.innerRun < this.innerThreshold) return;
     this.innerRun = 0;
     const host = e.region;
@@ -246,7 +261,7 @@ export class BlockCompiler {
     }
     if (extra.size === 0) return;
     this.stats.widened++;
-    this.build(page, host.owner, pageLo, pageHi, host.entries[0].entry, extra);
+    this.build(page, host.owner, pageLo, pageHi, host.entries[0].entry, extra, foreign);
   }
 
   /** Compiles the region entered at `offset`, with the blocks at `extra` as entries too. */
@@ -257,6 +272,7 @@ export class BlockCompiler {
     pageHi: number,
     offset: number,
     extra: ReadonlySet<number>,
+    foreign: ForeignPages | null,
   ): void {
     const code = page.code;
     const first = code?.[offset] ?? null;
@@ -273,24 +289,37 @@ export class BlockCompiler {
       return;
     }
     const t0 = now();
-    const found = pj.kills >= KILL_LIMIT ? null : planRegion(code, pageLo, pageHi, offset, isCompilable, this.limits);
-    const plan = found !== null && worthCompiling(found, code) ? found : null;
+    const home = { lo: pageLo, hi: pageHi, page };
+    // Nor does a region follow a jump onto a page rewritten over and over (the region would die with
+    // each rewrite, and be compiled again).
+    const far: ForeignPages | null =
+      foreign === null
+        ? null
+        : {
+            fetchedPage: (lo, hi) => {
+              const p = foreign.fetchedPage(lo, hi);
+              return p === null || ((p.jit as PageJit | null)?.kills ?? 0) >= KILL_LIMIT ? null : p;
+            },
+          };
+    const found = pj.kills >= KILL_LIMIT ? null : planRegion(home, offset, isCompilable, this.limits, far);
+    const plan = found !== null && worthCompiling(found) ? found : null;
     if (plan === null) {
       this.stats.refused++;
       this.keep(pj, marker(pj, offset, first.len, NEVER, null));
       return;
     }
-    const ranges: number[] = [];
-    for (const b of plan.blocks) ranges.push(b.start, b.next);
+    // Byte ranges per page, the region's own first.
+    const ranges: number[][] = plan.pages.map(() => []);
+    for (const b of plan.blocks) ranges[b.page].push(b.start, b.next);
     // The same instructions at the same address (a forked child's copy of a page, a new machine's
     // kernel text) give the same source: its factory is reused, and with it what V8 compiled and
     // learnt; the key (address, block bounds, bytes, costs) is cheaper to build than the source.
-    const key = regionKey(plan, page.data, pageLo, pageHi, extra);
+    const key = regionKey(plan, extra);
     let cached = FACTORIES.get(key);
     if (cached === undefined) {
-      const src = new RegionEmitter(plan, pageLo, pageHi, extra).generate();
-      const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', src.body) as RegionFactory;
-      const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags);
+      const src = new RegionEmitter(plan, extra).generate();
+      const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', 'XG', src.body) as RegionFactory;
+      const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags, regionGate);
       cached = { fn, exits: src.exits, entries: src.entries };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;
@@ -299,7 +328,20 @@ export class BlockCompiler {
     // The generated code numbers the instructions block by block, in plan order.
     const insns: Insn[] = [];
     for (const b of plan.blocks) for (const i of b.insns) insns.push(i);
-    const region = new JitRegion(pj, cached.fn, Int32Array.from(ranges), cached.exits, insns);
+    const foreignRanges: ForeignRanges[] = [];
+    for (let q = 1; q < plan.pages.length; q++)
+      foreignRanges.push({ pj: this.pageJit(plan.pages[q].page), ranges: Int32Array.from(ranges[q]) });
+    const pages = plan.pages.map((p) => p.page);
+    const region = new JitRegion(
+      pj,
+      cached.fn,
+      Int32Array.from(ranges[0]),
+      cached.exits,
+      insns,
+      null,
+      pages,
+      foreignRanges,
+    );
     // Entered where it was compiled, and at its other entry blocks where no other region is.
     for (const j of cached.entries) {
       const b = plan.blocks[j];
@@ -351,13 +393,13 @@ const MIN_REGION_INSNS = 4;
  * short region between two others (a `jmp` to a probe's detour, the detour's copied instructions,
  * the rest of the probed function) keeps execution in compiled code.
  */
-function worthCompiling(plan: RegionPlan, code: readonly (Insn | null)[]): boolean {
+function worthCompiling(plan: RegionPlan): boolean {
   let total = 0;
   for (const b of plan.blocks) total += b.insns.length;
   if (total >= MIN_REGION_INSNS) return true;
   for (const b of plan.blocks) {
     if (b.end !== BlockEnd.Fall || b.next >= 4096) continue;
-    const i = code[b.next];
+    const i = plan.pages[b.page].page.code?.[b.next] ?? null;
     // Cut by the limits, a block goes on in the next region; else it stops at an instruction the
     // compiler does not take.
     if (i === null || i === undefined || (i.op !== 1 /* Op.Gate */ && !isCompilable(i))) return false;

@@ -1,12 +1,12 @@
 import type { Insn } from '../insn.js';
-import type { CompiledCodeObserver } from '../page.js';
+import type { CompiledCodeObserver, Page } from '../page.js';
 
 /**
  * A region's compiled function: runs from the start of block `block` (one of its entries) with `rem`
  * instructions of budget (at least that block's length), and leaves the CPU exactly as the interpreter would
  * after the same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault
  * rethrows the CpuFault with all of that pointing at the faulting instruction. Returns the number of
- * the static exit it left by (see {@link JitRegion.links}), -1, or -2 (see RegionSource.exits).
+ * the static exit it left by (see {@link JitRegion.links}), or -1 to -4 (see RegionSource.exits).
  */
 export type RegionFunction = (
   cpu: unknown,
@@ -50,10 +50,11 @@ export class RegionEntry {
 }
 
 /**
- * One compiled region: basic blocks of one page reached from one entry, compiled into one function
- * (internal branches stay inside it), entered at any of its {@link entries}. `dead` turns true when
- * a write overlaps its bytes: the region function checks it after its own stores, so a store into
- * its own code stops it right there.
+ * One compiled region: basic blocks reached from one entry, compiled into one function (internal
+ * branches stay inside it), entered at any of its {@link entries}, all on its own page. Its blocks
+ * are on that page and on up to three others that direct jumps led to ({@link foreign}): a write to
+ * the bytes of any of them kills it. `dead` turns true then: the region function checks it after its
+ * own stores, so a store into its own code stops it right there.
  */
 export class JitRegion {
   dead = false;
@@ -90,20 +91,42 @@ export class JitRegion {
      * runs through `ChainCpu.int3InPlace` (a probe's breakpoint, whose #BP the host takes in place).
      */
     readonly gate: Insn | null = null,
+    /**
+     * The pages its blocks are on, its own first: at each crossing onto another, the code checks that
+     * the fetch TLB still maps that very page (the same code compiled for another address space
+     * sharing the first page may find another page there).
+     */
+    readonly pages: readonly Page[] = [],
+    /** The other pages' compiled-code tables, and the byte ranges of its blocks on each. */
+    readonly foreign: readonly ForeignRanges[] = [],
   ) {
     this.dynamic = exits;
     this.links = new Array<RegionEntry | null>(exits + 1).fill(null);
     this.gens = new Float64Array(exits + 1);
   }
 
-  /** Whether bytes [offset, offset+length) overlap the region's code. */
-  overlaps(offset: number, length: number): boolean {
+  /** Whether bytes [offset, offset+length) of the page of `pj` overlap the region's code. */
+  overlaps(offset: number, length: number, pj: PageJit): boolean {
     const end = offset + length;
-    const r = this.ranges;
+    const r = pj === this.owner ? this.ranges : this.rangesOn(pj);
     for (let k = 0; k < r.length; k += 2) if (r[k] < end && offset < r[k + 1]) return true;
     return false;
   }
+
+  /** The byte ranges of its blocks on the page of `pj` (none when it has none there). */
+  private rangesOn(pj: PageJit): Int32Array {
+    for (const f of this.foreign) if (f.pj === pj) return f.ranges;
+    return NO_RANGES;
+  }
 }
+
+/** A region's blocks on a page other than its own: that page's table, and [start, end) offset pairs. */
+export interface ForeignRanges {
+  readonly pj: PageJit;
+  readonly ranges: Int32Array;
+}
+
+const NO_RANGES = new Int32Array(0);
 
 /** Page offsets per chunk of the entry table: a page's table grows a chunk at a time, as regions are added. */
 const CHUNK = 64;
@@ -122,6 +145,7 @@ export class PageJit implements CompiledCodeObserver {
   private readonly chunks: (readonly (RegionEntry | null)[])[] = new Array<readonly (RegionEntry | null)[]>(
     CHUNKS,
   ).fill(EMPTY);
+  /** The live regions with blocks on this page: its own, and those of other pages (see JitRegion.foreign). */
   private readonly regions: JitRegion[] = [];
   /** Regions killed by writes so far: a page rewritten over and over stops being compiled. */
   kills = 0;
@@ -143,9 +167,11 @@ export class PageJit implements CompiledCodeObserver {
 
   /**
    * Installs a region: its first entry replaces whatever was there (the run loop compiles only where
-   * it found no entry); its other entries go where no other region's entry is.
+   * it found no entry); its other entries go where no other region's entry is. The tables of the
+   * other pages it has blocks on learn of it, so that a write there kills it too.
    */
   add(region: JitRegion): void {
+    for (const f of region.foreign) f.pj.regions.push(region);
     const entries = region.entries;
     const old = this.entry(entries[0].entry);
     if (old !== null) this.kill(old.region);
@@ -162,7 +188,7 @@ export class PageJit implements CompiledCodeObserver {
    */
   regionWithBlock(off: number): JitRegion | null {
     for (const r of this.regions) {
-      if (r.insns.length === 0) continue;
+      if (r.insns.length === 0 || r.owner !== this) continue;
       const g = r.ranges;
       for (let k = 0; k < g.length; k += 2) if (g[k] <= off && off < g[k + 1]) return r;
     }
@@ -177,13 +203,19 @@ export class PageJit implements CompiledCodeObserver {
     return e;
   }
 
-  /** Drops one region (a write overlapped it, or the cache evicted it). */
+  /** Drops one region (a write overlapped it, or the cache evicted it) from every page it is on. */
   kill(region: JitRegion): void {
     if (region.dead) return;
     region.dead = true;
     // A dead region keeps no other alive (a link to it may outlive it until it is followed again).
     region.links.fill(null);
-    for (const e of region.entries) if (this.entry(e.entry) === e) this.set(e.entry, null);
+    const owner = region.owner;
+    for (const e of region.entries) if (owner.entry(e.entry) === e) owner.set(e.entry, null);
+    owner.forget(region);
+    for (const f of region.foreign) f.pj.forget(region);
+  }
+
+  private forget(region: JitRegion): void {
     const k = this.regions.indexOf(region);
     if (k >= 0) this.regions.splice(k, 1);
   }
@@ -192,7 +224,7 @@ export class PageJit implements CompiledCodeObserver {
     const regions = this.regions;
     for (let k = regions.length - 1; k >= 0; k--) {
       const r = regions[k];
-      if (r.overlaps(offset, length)) {
+      if (r.overlaps(offset, length, this)) {
         this.kill(r);
         this.kills++;
       }

@@ -23,7 +23,7 @@ export interface JitStats {
   chained: number;
   /** Returns to the run loop from compiled code (the interpreter runs next, or the loop looks up a region). */
   exits: number;
-  /** Gates reached in a chain (their host hook run there, without the run loop). */
+  /** Gates reached in compiled code, in a region or between two (their host hook run there, without the run loop). */
   gates: number;
   /** int3s reached in a chain (their #BP offered to the host there, without the run loop: a probe's hit). */
   traps: number;

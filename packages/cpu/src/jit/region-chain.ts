@@ -49,6 +49,37 @@ export const ChainStop = {
   TrapHandled: 5,
 } as const;
 
+/** What {@link runGate} answers. */
+export const GateRun = {
+  /** The host ran in place, and nothing the run loop must see changed: go on where it moved RIP. */
+  Go: 0,
+  /** The host did not run in place: the run exits with reason `gate` at the gate. */
+  Exit: 1,
+  /** The host ran in place with effects the run loop must see (see {@link ChainStop.GateHandled}). */
+  Handled: 2,
+} as const;
+
+/**
+ * Runs a gate as the run loop does, for a chain or a region (the CPU's registers, flags, RIP and
+ * counts as the interpreter would have them there): asks the host's hook, and says how to go on.
+ */
+export function runGate<C extends ChainCpu>(cpu: C, gate: Insn, hook: GateHook<C> | null, stats: JitStats): number {
+  const retired = cpu.retiredCount;
+  const virtual = cpu.virtualCount;
+  const flushes = cpu.tlbFlushes;
+  const epoch = mappingEpoch.value;
+  stats.gates++;
+  if (hook === null || !hook(cpu, gate)) return GateRun.Exit;
+  return cpu.retiredCount !== retired ||
+    cpu.virtualCount !== virtual ||
+    cpu.tlbFlushes !== flushes ||
+    mappingEpoch.value !== epoch ||
+    cpu.attention !== 0 ||
+    cpu.flags & 0x100
+    ? GateRun.Handled
+    : GateRun.Go;
+}
+
 /** The budget of a region's first runs (see {@link JitRegion.warm}): a few exits, soon. */
 const WARM_BUDGET = 1024;
 
@@ -140,8 +171,9 @@ export class RegionChain {
         x = r.fn(cpu, budget, r, r.insns, e.block);
         left -= cpu.retiredCount - before;
         stats.entries++;
-        if (x === -2) {
-          this.stop = ChainStop.Interpret;
+        if (x < -1) {
+          // -2: before an access its TLB does not serve; -3 and -4: at a gate of its own (see runGate).
+          this.stop = x === -2 ? ChainStop.Interpret : x === -3 ? ChainStop.GateExit : ChainStop.GateHandled;
           break;
         }
         if (cpu.attention !== 0) break;
@@ -160,24 +192,9 @@ export class RegionChain {
         x = r.dynamic;
       } else {
         // A gate is no instruction: the host runs in place (or not), as in the run loop.
-        const retired = cpu.retiredCount;
-        const virtual = cpu.virtualCount;
-        const flushes = cpu.tlbFlushes;
-        const epoch = mappingEpoch.value;
-        stats.gates++;
-        if (hook === null || !hook(cpu, gate)) {
-          this.stop = ChainStop.GateExit;
-          break;
-        }
-        if (
-          cpu.retiredCount !== retired ||
-          cpu.virtualCount !== virtual ||
-          cpu.tlbFlushes !== flushes ||
-          mappingEpoch.value !== epoch ||
-          cpu.attention !== 0 ||
-          cpu.flags & 0x100
-        ) {
-          this.stop = ChainStop.GateHandled;
+        const g = runGate(cpu, gate, hook, stats);
+        if (g !== GateRun.Go) {
+          this.stop = g === GateRun.Exit ? ChainStop.GateExit : ChainStop.GateHandled;
           break;
         }
         x = r.dynamic;

@@ -1,4 +1,5 @@
 import type { Insn } from '../insn.js';
+import type { Page } from '../page.js';
 
 /**
  * Most basic blocks and instructions in one region. Bigger regions leave less often, and with entries
@@ -21,10 +22,27 @@ export const BlockEnd = {
   Fall: 0,
   /** Ends with a control transfer it compiles (jcc, jmp, call, ret, an indirect branch…). */
   Branch: 1,
+  /**
+   * A gate, a block of its own (no instruction: the region asks the host's gate hook as the run loop
+   * does, and goes on at the next offset when that is where the host moved RIP).
+   */
+  Gate: 2,
 } as const;
+
+/** Most pages one region's blocks are on (its own and those direct jumps took it to). */
+export const MAX_PAGES = 4;
+
+/** A page of a region: where it is mapped, and the page itself (its decoded code, its bytes). */
+export interface PlannedPage {
+  readonly lo: number;
+  readonly hi: number;
+  readonly page: Page;
+}
 
 /** One basic block of a region: consecutive instructions of one page. */
 export interface PlannedBlock {
+  /** Its page: an index into {@link RegionPlan.pages} (0 the region's own page, where it is entered). */
+  readonly page: number;
   readonly start: number;
   readonly insns: Insn[];
   readonly end: number;
@@ -35,8 +53,22 @@ export interface PlannedBlock {
 /** The blocks of one region, the entry first. */
 export interface RegionPlan {
   readonly blocks: PlannedBlock[];
-  /** Block index by start offset. */
-  readonly index: Map<number, number>;
+  /** The pages its blocks are on, its own first. */
+  readonly pages: readonly PlannedPage[];
+  /** The index in {@link pages} of the page at `lo:hi`, or -1. */
+  pageOf(lo: number, hi: number): number;
+  /** The index of the block that starts at `lo:hi`, or undefined. */
+  blockAt(lo: number, hi: number): number | undefined;
+}
+
+/**
+ * Where the fetch translations map other pages (the CPU's fetch TLB): a region may follow a direct
+ * `jmp` onto a page the CPU has run code on under the translations of the moment. The compiled code
+ * checks at each crossing that the TLB still maps that very page there.
+ */
+export interface ForeignPages {
+  /** The page the fetch TLB (or its victim entry) maps at `lo:hi`, or null. */
+  fetchedPage(lo: number, hi: number): Page | null;
 }
 
 /** Ops that end a block after themselves (a control transfer). */
@@ -54,28 +86,65 @@ export function isBranch(op: number): boolean {
 }
 
 /**
- * Finds the blocks of a region from `entry` on one page's decode cache: breadth first along direct
- * branches that stay on the page, only through instructions already decoded (the interpreter ran
- * there), each block ending at a control transfer, before an instruction the compiler does not take,
- * or at the page end. Returns null when the entry instruction itself cannot be compiled.
+ * Finds the blocks of a region from `entry` on `home`'s decode cache: breadth first along direct
+ * branches, only through instructions already decoded (the interpreter ran there), each block
+ * ending at a control transfer, before an instruction the compiler does not take, or at the page end;
+ * a gate is a block of its own, followed by the block after it. Branches stay on the pages the region
+ * is on, but for a direct `jmp` to a page `foreign` maps (a probe's jump to its detour buffer, or back),
+ * which adds that page (at most {@link MAX_PAGES}). Returns null when the entry instruction itself
+ * cannot be compiled.
  */
 export function planRegion(
-  code: readonly (Insn | null)[],
-  pageLo: number,
-  pageHi: number,
+  home: PlannedPage,
   entry: number,
   compilable: (i: Insn) => boolean,
   limits: RegionLimits,
+  foreign: ForeignPages | null = null,
 ): RegionPlan | null {
   const { maxBlocks, maxInsns } = limits;
   const blocks: PlannedBlock[] = [];
+  const pages: PlannedPage[] = [home];
+  // Block index by page index * 4096 + offset.
   const index = new Map<number, number>();
-  const queue = [entry];
+  const queue: number[] = [entry];
   let total = 0;
-  const inPage = (lo: number, hi: number) => hi === pageHi && (lo & -4096) === pageLo;
+  const pageOf = (lo: number, hi: number): number => {
+    for (let q = 0; q < pages.length; q++) if (pages[q].hi === hi && pages[q].lo === (lo & -4096)) return q;
+    return -1;
+  };
+  /** The key of `lo:hi` to queue, or -1: on a page of the region, or (`jmp`) one `foreign` maps. */
+  const target = (lo: number, hi: number, jmp: boolean): number => {
+    let q = pageOf(lo, hi);
+    if (q < 0 && jmp && foreign !== null && pages.length < MAX_PAGES) {
+      const page = foreign.fetchedPage(lo & -4096, hi);
+      const i = page?.code?.[lo & 0xfff] ?? null;
+      if (page !== null && i !== null && (compilable(i) || i.op === 1) /* Op.Gate */) {
+        q = pages.length;
+        pages.push({ lo: lo & -4096, hi, page });
+      }
+    }
+    return q < 0 ? -1 : q * 4096 + (lo & 0xfff);
+  };
   while (queue.length > 0 && blocks.length < maxBlocks && total < maxInsns) {
-    const start = queue.shift() as number;
-    if (index.has(start)) continue;
+    const key = queue.shift() as number;
+    if (index.has(key)) continue;
+    const q = key >> 12;
+    const start = key & 0xfff;
+    const { lo: pageLo, hi: pageHi, page } = pages[q];
+    const code = page.code;
+    if (code === null) continue;
+    const first = code[start];
+    if (first !== null && first !== undefined && first.op === 1 /* Op.Gate */) {
+      if (start === entry && q === 0) return null;
+      index.set(key, blocks.length);
+      blocks.push({ page: q, start, insns: [first], end: BlockEnd.Gate, next: start + 1 });
+      total++;
+      // What the host moves RIP to after an inline gate is often the byte after it (a probe's detour
+      // buffer: its copied instructions); a host service's gate returns elsewhere.
+      const after = start + 1 < 4096 ? code[start + 1] : null;
+      if (after !== null && after !== undefined && compilable(after)) queue.push(key + 1);
+      continue;
+    }
     const insns: Insn[] = [];
     let off = start;
     let end: number = BlockEnd.Fall;
@@ -90,25 +159,33 @@ export function planRegion(
       }
     }
     if (insns.length === 0) {
-      if (start === entry) return null;
+      if (start === entry && q === 0) return null;
       continue;
     }
-    index.set(start, blocks.length);
-    blocks.push({ start, insns, end, next: off });
+    index.set(key, blocks.length);
+    blocks.push({ page: q, start, insns, end, next: off });
     total += insns.length;
     const last = insns[insns.length - 1];
     if (end === BlockEnd.Fall) {
-      // Only a block cut by the length limits continues in another block.
+      // A block cut by the length limits continues in another block, as does one that runs into a gate.
       const i = off < 4096 ? code[off] : null;
-      if (i !== null && i !== undefined && off + i.len <= 4096 && compilable(i)) queue.push(off);
+      if (i !== null && i !== undefined && off + i.len <= 4096 && (compilable(i) || i.op === 1) /* Op.Gate */)
+        queue.push(q * 4096 + off);
       continue;
     }
     const op = last.op;
     if (op === 39 /* Op.Jcc */ || op === 37 /* Op.Jmp */ || op === 34 /* Op.Call */) {
-      if (inPage(last.tl, last.th)) queue.push(last.tl & 0xfff);
+      const t = target(last.tl, last.th, op === 37 /* Op.Jmp */);
+      if (t >= 0) queue.push(t);
     }
     // A call's return site too: a ret that comes back to it stays in the region.
-    if ((op === 39 /* Op.Jcc */ || op === 34) /* Op.Call */ && inPage(last.nl, last.nh)) queue.push(last.nl & 0xfff);
+    if (op === 39 /* Op.Jcc */ || op === 34 /* Op.Call */) {
+      if (last.nh === pageHi && (last.nl & -4096) === pageLo) queue.push(q * 4096 + (last.nl & 0xfff));
+    }
   }
-  return { blocks, index };
+  const blockAt = (lo: number, hi: number): number | undefined => {
+    const q = pageOf(lo, hi);
+    return q < 0 ? undefined : index.get(q * 4096 + (lo & 0xfff));
+  };
+  return { blocks, pages, pageOf, blockAt };
 }

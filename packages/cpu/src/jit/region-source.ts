@@ -54,7 +54,9 @@ export interface RegionSource {
    * numbered from 0: the region function returns the number of the one it took (-1 for any other
    * exit: a ret, an indirect branch, a store into its own code), so the run loop can chain straight
    * into the region compiled there; -2 when it left before an instruction whose memory access the
-   * inline TLB does not serve (a miss, a page-crossing access), which the interpreter runs next.
+   * inline TLB does not serve (a miss, a page-crossing access), which the interpreter runs next; -3
+   * at a gate the host did not run in place, -4 at one it ran with effects the run loop must see
+   * (see RegionEmitter's gate()).
    */
   readonly exits: number;
   /** The blocks the region function can start at (its `block` argument), the first one first. */
@@ -260,10 +262,11 @@ export class RegionEmitter {
   /** Per block, whether its flag state at its end can be read in the region (see {@link flagLiveOut}). */
   private liveOut: boolean[] = [];
 
+  /** The page of the block being emitted (an index into the plan's pages). */
+  private page = 0;
+
   constructor(
     private readonly plan: RegionPlan,
-    private readonly pageLo: number,
-    private readonly pageHi: number,
     /** Page offsets of blocks to make entries besides those it makes anyway (see BlockCompiler.reached). */
     private readonly extraEntries: ReadonlySet<number> = NO_ENTRIES,
   ) {}
@@ -275,20 +278,22 @@ export class RegionEmitter {
     const bodies: string[] = [];
     for (let j = 0; j < blocks.length; j++) {
       this.out = [];
-      this.block(blocks[j]);
+      if (blocks[j].end === BlockEnd.Gate) this.gate(blocks[j]);
+      else this.block(j, blocks[j]);
       bodies.push(this.out.join('\n'));
     }
-    // The region is entered at its first block and may be at the return sites of its calls (a call
-    // that leaves the region comes back through the run loop or the chain): those are cases of its
-    // switch, as is every block jumped to from two or more places, and each case is an entry.
-    const sites = new Set<number>();
-    for (const b of blocks) {
-      const last = b.insns[b.insns.length - 1];
-      if (last.op === Op.Call && last.nh === this.pageHi && (last.nl & -4096) === this.pageLo)
-        sites.add(last.nl & 0xfff);
-    }
-    const enterable = blocks.map((b, j) => j === 0 || sites.has(b.start) || this.extraEntries.has(b.start));
+    // The region is entered at its first block and may be at the return sites of its calls on its
+    // own page (a call that leaves the region comes back through the run loop or the chain): those
+    // are cases of its switch, as is every block jumped to from two or more places. Its entries are
+    // the cases on its own page but gates (see BlockCompiler).
+    const sites = new Set(this.returnSiteBlocks());
+    const enterable = blocks.map(
+      (b, j) =>
+        j === 0 || (b.page === 0 && b.end !== BlockEnd.Gate && (sites.has(j) || this.extraEntries.has(b.start))),
+    );
     const { text: body, dispatch, cases } = assemble(bodies, enterable);
+    const foreign = this.plan.pages.length > 1;
+    const gates = blocks.some((b) => b.end === BlockEnd.Gate);
     const regs = [...this.used].sort((a, b) => a - b);
     const wregs = [...this.written].sort((a, b) => a - b);
     const load = regs.map((r) => `L${r} = R[${r}], H${r} = H[${r}]`).join(', ');
@@ -309,11 +314,14 @@ export class RegionEmitter {
       dispatch ? `const S = [${blocks.map((b, j) => (cases.includes(j) ? b.insns.length : 0)).join(', ')}];` : '',
       'return (function region(cpu, rem, B, I, e) {',
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
+      // The fetch TLB, for the crossings onto its other pages (see edge()).
+      foreign ? 'const fTL = cpu.fTagLo, fTH = cpu.fTagHi, fP = cpu.fPage, PG = B.pages;' : '',
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
       `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1, q = -1;`,
-      `const rem0 = rem; rem -= ${dispatch ? 'S[e]' : sizes[0]};`,
+      // A gate commits the counts so far (see gate()), and counts again from there.
+      `${gates ? 'let' : 'const'} rem0 = rem; rem -= ${dispatch ? 'S[e]' : sizes[0]};`,
       ...(dispatch ? ['L: for (;;) {', 'switch (pc) {', text, '}', '}'] : ['L: {', text, '}']),
       // A fault at instruction k (in an executor): everything before it is committed, RIP and the
       // counts point at it.
@@ -348,7 +356,7 @@ export class RegionEmitter {
       insns: this.insns,
       table: Int32Array.from([...this.table, ...this.records]),
       exits: this.exitIds.size,
-      entries: cases,
+      entries: cases.filter((j) => blocks[j].page === 0 && blocks[j].end !== BlockEnd.Gate),
     };
   }
 
@@ -424,63 +432,114 @@ export class RegionEmitter {
   private successors(b: PlannedBlock): number[] {
     const to: number[] = [];
     const add = (lo: number, hi: number) => {
-      if (hi !== this.pageHi || (lo & -4096) !== this.pageLo) return;
-      const j = this.plan.index.get(lo & 0xfff);
+      const j = this.plan.blockAt(lo | 0, hi);
       if (j !== undefined) to.push(j);
     };
     const last = b.insns[b.insns.length - 1];
-    if (b.end === BlockEnd.Fall) add(b.next + this.pageLo, this.pageHi);
+    const { lo, hi } = this.plan.pages[b.page];
+    if (b.end === BlockEnd.Fall || b.end === BlockEnd.Gate) add(b.next + lo, hi);
     else if (last.op === Op.Jcc) {
       add(last.tl, last.th);
       add(last.nl, last.nh);
     } else if (last.op === Op.Jmp || last.op === Op.Call) add(last.tl, last.th);
-    else if (last.op === Op.Ret) for (const o of this.returnSiteOffsets()) add(this.pageLo + o, this.pageHi);
+    else if (last.op === Op.Ret) to.push(...this.returnSiteBlocks());
     return to;
   }
 
-  private block(b: PlannedBlock): void {
+  private block(j: number, b: PlannedBlock): void {
     const n = b.insns.length;
     let cost = 0;
     for (const i of b.insns) cost += i.cost;
     if (!this.unitCost) this.emit(`vc += ${cost};`);
     this.cur = null;
     this.pending = '';
-    const { live } = this.flagPlan(b.insns, this.liveOut[this.plan.index.get(b.start) as number]);
+    this.page = b.page;
+    const { lo: pageLo, hi: pageHi } = this.plan.pages[b.page];
+    const { live } = this.flagPlan(b.insns, this.liveOut[j]);
     let costLeft = cost;
     let off = b.start;
     for (let p = 0; p < n; p++) {
       const i = b.insns[p];
       const k = this.insns.length;
       this.insns.push(i);
-      const addr = (this.pageLo + off) | 0;
+      const addr = (pageLo + off) | 0;
       off += i.len;
-      this.table.push(addr, this.pageHi, n - p, costLeft);
+      this.table.push(addr, pageHi, n - p, costLeft);
       costLeft -= i.cost;
       // Before the instruction at p (a memory access the inline TLB does not serve): the region
       // leaves with it not retired, and the interpreter runs it (region function result -2).
-      this.miss = `q = ${this.exitRecord(n - p, costLeft + i.cost, addr, this.pageHi, -2)}; break L;`;
+      this.miss = `q = ${this.exitRecord(n - p, costLeft + i.cost, addr, pageHi, -2)}; break L;`;
       // After the instruction at p: what an exit right after it must undo of the block's counts.
       // Exits assign constants only, so one taken first after V8 optimized the region needs no
       // type feedback of its own (which would deoptimize it); the epilogue does the arithmetic.
       const after = `q = ${this.exitRecord(n - p - 1, costLeft, i.nl, i.nh, -1)}; break L;`;
       this.insn(k, p, i, live[p], after);
     }
-    if (b.end === BlockEnd.Fall) this.edge(b.next + this.pageLo, this.pageHi);
+    if (b.end === BlockEnd.Fall) this.edge(b.next + pageLo, pageHi);
   }
 
-  /** A transfer to `lo:hi`: inside the region when it starts a block there and the budget allows. */
+  /**
+   * A transfer to `lo:hi`: inside the region when it starts a block there and the budget allows.
+   * Onto another page than its own, the region goes on only while the fetch TLB (or its victim entry)
+   * maps the very page it was compiled from there, a translation as valid as the run loop's: else it
+   * leaves, and the run loop fetches there (a #PF once the page is gone). Back onto its own page it
+   * needs no check: it was entered there, and nothing in it changes the translations (a gate that does
+   * makes it leave).
+   */
   private edge(lo: number, hi: number): void {
     const l = lo | 0;
-    const inPage = hi === this.pageHi && (l & -4096) === this.pageLo;
-    const j = inPage ? this.plan.index.get(l & 0xfff) : undefined;
+    const j = this.plan.blockAt(l, hi);
     const leave = `${this.pending}q = ${this.exitRecord(0, 0, l, hi, this.exitId(l, hi))}; break L;`;
     if (j === undefined) {
       this.emit(leave);
       return;
     }
-    const nj = this.plan.blocks[j].insns.length;
+    const to = this.plan.blocks[j];
+    // A gate retires nothing, but is reached only with budget for an instruction (as in the run loop).
+    const nj = to.end === BlockEnd.Gate ? 1 : to.insns.length;
+    let check = `rem < ${nj}`;
+    if (to.page !== 0 && to.page !== this.page) {
+      const tag = lit(l & -4096);
+      const t = (l >>> 12) & 255;
+      const pg = `PG[${to.page}]`;
+      const tlb = `fTL[${t}] === ${tag} && fTH[${t}] === ${lit(hi)} && fP[${t}] === ${pg}`;
+      const victim = `cpu.vTagLo === ${tag} && cpu.vTagHi === ${lit(hi)} && cpu.vPage === ${pg}`;
+      check += ` || !((${tlb}) || (${victim}))`;
+    }
     // The jump itself is placed by assemble(): the block inline here, a loop's continue, or the switch.
-    this.emit(`if (rem < ${nj}) { ${leave} } rem -= ${nj}; @J${j}@`);
+    this.emit(`if (${check}) { ${leave} } ${to.end === BlockEnd.Gate ? '' : `rem -= ${nj}; `}@J${j}@`);
+  }
+
+  /**
+   * A gate (a block of its own): the region's state written back and its counts committed, as the
+   * interpreter's would be at the gate, then the host's hook asked (see runGate). The region returns
+   * -3 when the host did not run in place, -4 when it did with effects the run loop must see (the
+   * state is the host's: nothing is written back again); else it reloads the registers and goes on
+   * at the next block when that is where the host moved RIP and nothing the host did killed the
+   * region, or leaves for RIP.
+   */
+  private gate(b: PlannedBlock): void {
+    const k = this.insns.length;
+    const { lo: pageLo, hi: pageHi } = this.plan.pages[b.page];
+    this.insns.push(b.insns[0]);
+    this.table.push((pageLo + b.start) | 0, pageHi, 1, 0);
+    this.page = b.page;
+    this.cur = null;
+    this.pending = '';
+    const vc = this.unitCost ? 'ret' : 'vc';
+    this.emit('@WB@ @FL@');
+    this.emit(`cpu.ripLo = ${lit((pageLo + b.start) | 0)}; cpu.ripHi = ${lit(pageHi)};`);
+    this.emit(`ret = rem0 - rem; cpu.retiredCount += ret; cpu.virtualCount += ${vc} * cpu.costMask; rem0 = rem;`);
+    if (!this.unitCost) this.emit('vc = 0;');
+    this.emit(`const gr = XG(cpu, I[${k}]);`);
+    this.emit('if (gr !== 0) return gr === 1 ? -3 : -4;');
+    this.emit('@RL@');
+    const next = (pageLo + b.next) | 0;
+    this.emit(`nl = cpu.ripLo; nh = cpu.ripHi;`);
+    this.emit(`if (nl === ${lit(next)} && nh === ${lit(pageHi)} && !B.dead) {`);
+    this.edge(next, pageHi);
+    this.emit('}');
+    this.emit('break L;');
   }
 
   /**
@@ -809,15 +868,14 @@ export class RegionEmitter {
     }
   }
 
-  /** Page offsets of the return sites of this region's calls that start one of its blocks. */
-  private returnSiteOffsets(): number[] {
+  /** The blocks at the return sites of this region's calls (each on the page of its call). */
+  private returnSiteBlocks(): number[] {
     const sites: number[] = [];
     for (const b of this.plan.blocks) {
       for (const i of b.insns) {
-        if (i.op === Op.Call && i.nh === this.pageHi && (i.nl & -4096) === this.pageLo) {
-          const o = i.nl & 0xfff;
-          if (this.plan.index.has(o) && !sites.includes(o)) sites.push(o);
-        }
+        if (i.op !== Op.Call) continue;
+        const j = this.plan.blockAt(i.nl, i.nh);
+        if (j !== undefined && this.plan.blocks[j].page === b.page && !sites.includes(j)) sites.push(j);
       }
     }
     return sites;
@@ -825,14 +883,19 @@ export class RegionEmitter {
 
   /** After a ret: back to a call's return site of this region, the region goes on there. */
   private returnSites(): void {
-    const sites = this.returnSiteOffsets();
-    if (sites.length === 0) return;
-    this.emit(`if (nh === ${lit(this.pageHi)} && (nl & -4096) === ${lit(this.pageLo)}) switch (nl & 0xfff) {`);
-    for (const o of sites) {
-      this.emit(`case ${o}:`);
-      this.edge(this.pageLo + o, this.pageHi);
+    const sites = this.returnSiteBlocks();
+    const pages = [...new Set(sites.map((j) => this.plan.blocks[j].page))];
+    for (const q of pages) {
+      const { lo, hi } = this.plan.pages[q];
+      this.emit(`if (nh === ${lit(hi)} && (nl & -4096) === ${lit(lo)}) switch (nl & 0xfff) {`);
+      for (const j of sites) {
+        const b = this.plan.blocks[j];
+        if (b.page !== q) continue;
+        this.emit(`case ${b.start}:`);
+        this.edge(lo + b.start, hi);
+      }
+      this.emit('}');
     }
-    this.emit('}');
   }
 
   /** push of 64 bits: RSP moves only once the store succeeded (stack-semantics.ts, as CpuCore.push64). */
