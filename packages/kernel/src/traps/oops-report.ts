@@ -75,8 +75,9 @@ export function oopsReport(input: {
   // Faulting in a prologue (before `mov %rsp,%rbp`), the caller's return address is at the stack top.
   const offset = input.ksyms.lookup(cpu.rip)?.offset;
   const rsp = cpu.getReg(Reg.RSP);
-  const prologue =
-    offset === 0 ? [cpu.addressSpace.readU64(rsp)] : offset === 1 ? [cpu.addressSpace.readU64(rsp + 8n)] : [];
+  const top =
+    offset === 0 ? stackWord(cpu.addressSpace, rsp) : offset === 1 ? stackWord(cpu.addressSpace, rsp + 8n) : undefined;
+  const prologue = top === undefined ? [] : [top];
   for (const ret of [
     ...prologue,
     ...frameReturnAddresses(cpu.addressSpace, cpu.getReg(Reg.RBP), input.stackLow, input.stackHigh),
@@ -87,16 +88,25 @@ export function oopsReport(input: {
   return lines;
 }
 
-/** Return addresses found by walking `rbp` links inside [low, high), at most 16. */
+/**
+ * The 8 bytes at `a`, or undefined where they are not mapped: a dying kernel's stack pointer may
+ * point anywhere, and the report reads it as Linux does, without faulting (copy_from_kernel_nofault).
+ */
+function stackWord(space: AddressSpace, a: bigint): bigint | undefined {
+  const at = BigInt.asUintN(64, a);
+  return space.isMapped(at, 8) ? space.readU64(at) : undefined;
+}
+
+/** Return addresses found by walking `rbp` links inside [low, high), at most 16; none past an unmapped word. */
 export function frameReturnAddresses(space: AddressSpace, rbp: bigint, low: bigint, high: bigint): bigint[] {
   const out: bigint[] = [];
   let fp = rbp;
   while (out.length < 16 && fp >= low && fp + 16n <= high && (fp & 7n) === 0n) {
-    const ret = space.readU64(fp + 8n);
-    if (ret === 0n) break;
+    const ret = stackWord(space, fp + 8n);
+    if (ret === undefined || ret === 0n) break;
     out.push(ret);
-    const next = space.readU64(fp);
-    if (next <= fp) break;
+    const next = stackWord(space, fp);
+    if (next === undefined || next <= fp) break;
     fp = next;
   }
   return out;
