@@ -29,6 +29,7 @@ import {
 } from '../semantics/tlb-semantics.js';
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
+import { GateRun } from './region-chain.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
 
 /** What the generated source needs besides the CPU: the region's instructions and address tables. */
@@ -532,7 +533,7 @@ export class RegionEmitter {
     this.emit(`ret = rem0 - rem; cpu.retiredCount += ret; cpu.virtualCount += ${vc} * cpu.costMask; rem0 = rem;`);
     if (!this.unitCost) this.emit('vc = 0;');
     this.emit(`const gr = XG(cpu, I[${k}]);`);
-    this.emit('if (gr !== 0) return gr === 1 ? -3 : -4;');
+    this.emit(`if (gr !== ${GateRun.Go}) return gr === ${GateRun.Exit} ? -3 : -4;`);
     this.emit('@RL@');
     const next = (pageLo + b.next) | 0;
     this.emit(`nl = cpu.ripLo; nh = cpu.ripHi;`);
