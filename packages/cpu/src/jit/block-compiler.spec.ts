@@ -468,7 +468,6 @@ describe(BlockCompiler, () => {
 
   describe('a region that a direct jmp takes to another page', () => {
     // CODE: jmp +0; LOOP: add eax, 1; jmp NEXT. NEXT (the next page): add ecx, 2; dec r15; jnz LOOP; hlt.
-    const LOOP = CODE + 2n;
     const NEXT = CODE + 0x1000n;
     const text = [0xeb, 0x00, 0x83, 0xc0, 0x01, 0xe9, 0xf6, 0x0f, 0, 0];
     const next = (add: number) => [0x83, 0xc1, add, 0x49, 0xff, 0xcf, 0x0f, 0x85, 0xf6, 0xef, 0xff, 0xff, 0xf4];
