@@ -588,6 +588,135 @@ describe(BlockCompiler, () => {
     });
   });
 
+  describe('a loop whose load before its first flag writer leaves at a TLB miss', () => {
+    // movzx eax, byte [rsi]; add rsi, 520; cmp rsi, rdi; jne back; hlt. The load misses at each new
+    // page; the flags there are the last iteration's cmp's (PF differs from one to the next), which
+    // the loop stores only at its exits.
+    const code = [0x0f, 0xb6, 0x06, 0x48, 0x81, 0xc6, 0x08, 0x02, 0x00, 0x00, 0x48, 0x39, 0xfe, 0x75, 0xf1, 0xf4];
+    const BUF = 0x800000n;
+
+    function go(jit: false | Options, budget: number, mapped: number) {
+      const as = new AddressSpace();
+      as.map(CODE, 4096, RWX);
+      as.write(CODE, Uint8Array.from(code));
+      as.map(BUF, 4096 * mapped, RWX);
+      const cpu = new Cpu({ addressSpace: as, jit });
+      cpu.setReg(Reg.RSI, BUF);
+      cpu.setReg(Reg.RDI, BUF + 520n * 80n);
+      cpu.rip = CODE;
+      const out = [];
+      for (let k = 0; k < 10_000; k++) {
+        const r = state(cpu, cpu.run(budget));
+        out.push(r);
+        if (r.r.reason !== 'budget') break;
+      }
+      return out;
+    }
+
+    it('should leave with those flags at every budget, as the interpreter does', () => {
+      for (let budget = 1; budget <= 41; budget++) {
+        const a = go(false, budget, 11);
+        const b = go({ threshold: 3 }, budget, 11);
+        expect(b).toEqual(a);
+        expect(b.at(-1)?.r.reason).toBe('hlt');
+      }
+    });
+
+    it("should leave with an outer loop's flags when it enters the inner one afresh", () => {
+      // outer: mov rsi, rbx; add rbx, rdx; lea rdi, [rsi + 2080]; jmp +0 (so the loop is a block of
+      // its own, entered with the add's flags); the loop above (four iterations), then sub rcx, 1;
+      // jnz outer; hlt (nothing reads the inner cmp's flags after it, so the inner loop carries them). With rdx 0 every iteration loads from one page, and the regions are
+      // compiled (the loop runs in the one entered at the sub, with the add and the inner loop in it);
+      // then with rdx 4096 the third outer iteration's first load, in that region right after the inner
+      // loop's back edges, misses on a page that is not mapped: the #PF is raised with the add's
+      // flags, not the inner cmp's before it.
+      const nested = [
+        0x48,
+        0x89,
+        0xde,
+        0x48,
+        0x01,
+        0xd3,
+        0x48,
+        0x8d,
+        0xbe,
+        0x20,
+        0x08,
+        0x00,
+        0x00,
+        0xeb,
+        0x00,
+        ...code.slice(0, 15),
+        0x48,
+        0x83,
+        0xe9,
+        0x01,
+        0x75,
+        0xdc,
+        0xf4,
+      ];
+      const run = (jit: false | Options) => {
+        const as = new AddressSpace();
+        as.map(CODE, 4096, RWX);
+        as.write(CODE, Uint8Array.from(nested));
+        as.map(BUF, 8192, RWX);
+        const cpu = new Cpu({ addressSpace: as, jit });
+        const go = (rbx: bigint, rdx: bigint) => {
+          cpu.setReg(Reg.RBX, rbx);
+          cpu.setReg(Reg.RCX, 5n);
+          cpu.setReg(Reg.RDX, rdx);
+          cpu.rip = CODE;
+          return state(cpu, cpu.run(1e6));
+        };
+        // Both pages are in the TLB after the first two runs.
+        return [go(BUF, 0n), go(BUF + 4096n, 0n), go(BUF, 4096n)];
+      };
+      const a = run(false);
+      const b = run({ threshold: 3 });
+      expect(b).toEqual(a);
+      expect(b[1].r.reason).toBe('hlt');
+      expect(b[2].r).toMatchObject({ reason: 'exception', vector: 14, rip: CODE + 15n, cr2: BUF + 8192n });
+    });
+
+    it('should store the flags where they are written when the loop changes a register its cmp read', () => {
+      // lea rdx, [rdx + 8]; movzx eax, byte [rsi]; add rsi, 520; cmp rsi, rdx; jb back; hlt, and the
+      // same with the lea after the cmp: either way the cmp cannot be computed again at the load, whose
+      // rdx is no longer the one it compared. The third page is not mapped.
+      const lea = [0x48, 0x8d, 0x52, 0x08];
+      const load = [0x0f, 0xb6, 0x06, 0x48, 0x81, 0xc6, 0x08, 0x02, 0x00, 0x00];
+      const cmp = [0x48, 0x39, 0xd6];
+      const jb = [0x72, 0xed, 0xf4];
+      for (const moving of [
+        [...lea, ...load, ...cmp, ...jb],
+        [...load, ...cmp, ...lea, ...jb],
+      ]) {
+        const run = (jit: false | Options) => {
+          const as = new AddressSpace();
+          as.map(CODE, 4096, RWX);
+          as.write(CODE, Uint8Array.from(moving));
+          as.map(BUF, 4096 * 3, RWX);
+          const cpu = new Cpu({ addressSpace: as, jit });
+          cpu.setReg(Reg.RSI, BUF);
+          cpu.setReg(Reg.RDX, BUF + 512n * 40n);
+          cpu.rip = CODE;
+          return state(cpu, cpu.run(1e6));
+        };
+        const a = run(false);
+        const b = run({ threshold: 3 });
+        expect(b).toEqual(a);
+        // The 24th load is the first at or past the third page.
+        expect(b.r).toMatchObject({ reason: 'exception', vector: 14, cr2: BUF + 520n * 24n });
+      }
+    });
+
+    it('should raise #PF at the first unmapped page with those flags', () => {
+      const a = go(false, 1e6, 6);
+      const b = go({ threshold: 3 }, 1e6, 6);
+      expect(b).toEqual(a);
+      expect(b.at(-1)?.r).toMatchObject({ reason: 'exception', vector: 14 });
+    });
+  });
+
   it('should run leave in a hot loop as the interpreter does (its temporaries share the region locals)', () => {
     // push rbp; mov rbp, rsp; leave; dec r15; jnz back; hlt
     const code = [0x55, 0x48, 0x89, 0xe5, 0xc9, 0x49, 0xff, 0xcf, 0x75, 0xf6, 0xf4];

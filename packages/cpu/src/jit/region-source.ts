@@ -118,6 +118,11 @@ interface InsnFlags {
   writes: boolean;
   /** May fault, calls an executor, or otherwise lets the flag state be seen. */
   observes: boolean;
+  /**
+   * Touches memory: its TLB miss (and a store's kill of the region) leaves the region before or right
+   * after it, where the flag state must be stored, but the exit stores a writer left unstored itself.
+   */
+  weak: boolean;
   /** Condition read (jcc/setcc/cmovcc), -2 for a CF read (adc/sbb), -1 none. */
   reads: number;
 }
@@ -253,6 +258,11 @@ export class RegionEmitter {
   private unitCost = true;
   /** The exit before the instruction being emitted, for its memory accesses' slow paths. */
   private miss = '';
+  /**
+   * The exit right after the instruction being emitted, without the flags an earlier writer left
+   * pending (for the kill of a writer's own store, whose flags supersede those).
+   */
+  private afterBare = '';
   /** The flag writer of the current block so far, with its operands. */
   private cur: FlagRecord | null = null;
   /**
@@ -265,6 +275,31 @@ export class RegionEmitter {
 
   /** The page of the block being emitted (an index into the plan's pages). */
   private page = 0;
+  /** The block being emitted (its index), and the position in it of the instruction being emitted. */
+  private current = 0;
+  private pos = 0;
+  /**
+   * Per block, whether it loops to itself and carries its flag state along its back edge: a memory
+   * access before its first writer, whose exits need the state, and a last writer stored only at
+   * the block's exits (see {@link carried}).
+   */
+  private selfLoop: boolean[] = [];
+  /** Per block, the flag store its back edge carries (see {@link carried}), when it has one. */
+  private readonly backStore = new Map<number, string>();
+  /** No flag writer or executor call emitted yet in the current block. */
+  private prefix = true;
+  /** The position of the current block's first flag writer or executor call (its length if none). */
+  private firstWriter = 0;
+  /** Per position of the current block, the registers its instruction writes. */
+  private posWrites: number[][] = [];
+  /**
+   * The last flag writer of the current block when it can be computed again from registers (a cmp
+   * or test of registers or an immediate): its position, the registers it reads, and the code
+   * computing and storing its record.
+   */
+  private remat: { pos: number; regs: number[]; text: string } | null = null;
+  /** Where the current instruction's code starts in `out` (see {@link remat}). */
+  private mark = 0;
 
   constructor(
     private readonly plan: RegionPlan,
@@ -279,7 +314,7 @@ export class RegionEmitter {
     const bodies: string[] = [];
     for (let j = 0; j < blocks.length; j++) {
       this.out = [];
-      if (blocks[j].end === BlockEnd.Gate) this.gate(blocks[j]);
+      if (blocks[j].end === BlockEnd.Gate) this.gate(j, blocks[j]);
       else this.block(j, blocks[j]);
       bodies.push(this.out.join('\n'));
     }
@@ -301,7 +336,13 @@ export class RegionEmitter {
     const reload = regs.map((r) => `L${r} = R[${r}]; H${r} = H[${r}];`).join(' ');
     const wb = wregs.map((r) => `R[${r}] = L${r}; H[${r}] = H${r};`).join(' ');
     const flush = lazyFlush('cpu');
-    const joined = body.replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
+    const carriedFlags = body
+      .replace(/@PF(\d+)@/g, (_, j: string) => {
+        const store = this.backStore.get(Number(j));
+        return store === undefined ? '' : `if (pf === ${j}) { ${store} } `;
+      })
+      .replace(/@P(\d+)@/g, (_, j: string) => (this.backStore.has(Number(j)) ? 'pf = -1; ' : ''));
+    const joined = carriedFlags.replaceAll('@WB@', wb).replaceAll('@RL@', reload).replaceAll('@FL@', flush);
     const { text, names } = hoist(joined);
     // Instructions retired: every block entered took its length off `rem` (the entry's below, the
     // others at their jump), so the count is what `rem` lost, less what a partial exit did not run;
@@ -320,7 +361,7 @@ export class RegionEmitter {
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
-      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1, q = -1;`,
+      `let ret = 0, vc = 0, xr = 0, xv = 0, k = 0, sy = 0, flt = 0, nl = 0, nh = 0, pc = e, x = -1, q = -1${this.backStore.size > 0 ? ', pf = -1' : ''};`,
       // A gate commits the counts so far (see gate()), and counts again from there.
       `${gates ? 'let' : 'const'} rem0 = rem; rem -= ${dispatch ? 'S[e]' : sizes[0]};`,
       ...(dispatch ? ['L: for (;;) {', 'switch (pc) {', text, '}', '}'] : ['L: {', text, '}']),
@@ -372,7 +413,7 @@ export class RegionEmitter {
    * (their record holds the CF they keep, read only for a stored one). Returns the writers' plan and
    * whether the state at the block's start is read.
    */
-  private flagPlan(insns: Insn[], endLive: boolean): { live: boolean[]; entry: boolean } {
+  private flagPlan(insns: Insn[], endLive: boolean): { live: boolean[]; entry: boolean; weak: boolean } {
     const info: InsnFlags[] = [];
     let lastKind = 0;
     for (const i of insns) {
@@ -386,7 +427,7 @@ export class RegionEmitter {
       // it in the block, or when it needs the CF an inc/dec kept.
       const generic =
         reads !== -1 && (lastKind === 0 || (reads === -2 ? keepsCf(lastKind) : needsKeptCf(lastKind, reads)));
-      info.push({ writes: kind !== 0, observes: helper || touchesMemory(i) || generic, reads });
+      info.push({ writes: kind !== 0, observes: helper || generic, weak: touchesMemory(i), reads });
       if (kind !== 0) lastKind = kind;
       else if (helper) lastKind = 0;
     }
@@ -401,31 +442,47 @@ export class RegionEmitter {
         needed = f.observes || keepsCf(k);
       } else if (f.observes) needed = true;
     }
-    return { live, entry: needed };
+    // A memory access before the block's first writer (or executor call) sees the state it was
+    // entered with: its exits need it stored (see flagLiveOut).
+    let weak = false;
+    for (const f of info) {
+      if (f.weak) weak = true;
+      if (f.writes || f.observes) break;
+    }
+    return { live, entry: needed, weak };
   }
 
   /**
    * Per block, whether the flag state at its end is read by a block of the region it jumps to before
    * a writer there (a backward data-flow over the region's jumps, to its fixed point). A block with
    * no flag writer and no executor call passes on the state it was entered with, and its exits read
-   * it: the state at its start is read.
+   * it: the state at its start is read. So does a block whose memory access before its first writer
+   * may leave the region, unless the state comes from the block itself along its back edge (a loop,
+   * {@link selfLoop}): its last writer is then stored only at its exits, and the memory exits before
+   * its first writer compute it again from the registers it read (see {@link carried}).
    */
   private flagLiveOut(): boolean[] {
     const blocks = this.plan.blocks;
     const succ = blocks.map((b) => this.successors(b));
     const plain = blocks.map((b) => b.insns.every((i) => flagKind(i) === 0 && !usesHelper(i)));
     const liveIn = blocks.map(() => false);
-    const out = (j: number) => succ[j].some((s) => liveIn[s]);
+    const weakIn = blocks.map(() => false);
+    const out = (j: number) => succ[j].some((s) => liveIn[s] || (weakIn[s] && !(s === j && this.selfLoop[j])));
+    this.selfLoop = blocks.map((_, j) => succ[j].includes(j));
     for (let changed = true; changed; ) {
       changed = false;
       for (let j = blocks.length - 1; j >= 0; j--) {
-        const entry = plain[j] || this.flagPlan(blocks[j].insns, out(j)).entry;
-        if (entry !== liveIn[j]) {
+        const plan = plain[j] ? null : this.flagPlan(blocks[j].insns, out(j));
+        const entry = plan === null || plan.entry;
+        const weak = plan !== null && !plan.entry && plan.weak;
+        if (entry !== liveIn[j] || weak !== weakIn[j]) {
           liveIn[j] = entry;
+          weakIn[j] = weak;
           changed = true;
         }
       }
     }
+    this.selfLoop = this.selfLoop.map((self, j) => self && weakIn[j]);
     return blocks.map((_, j) => out(j));
   }
 
@@ -448,6 +505,34 @@ export class RegionEmitter {
   }
 
   private block(j: number, b: PlannedBlock): void {
+    const insns = this.insns.length;
+    const table = this.table.length;
+    this.emitBlock(j, b);
+    if (!this.selfLoop[j] || !this.backStore.has(j)) return;
+    // The loop carries its flags only when its last writer can be computed again from registers that
+    // hold the same values at every exit before its first writer: none is written after the writer,
+    // nor before that exit. Else its flags are stored where they are written, as any block's are.
+    const r = this.remat;
+    let ok = r !== null;
+    if (r !== null) {
+      for (let p = 0; p < this.posWrites.length && ok; p++) {
+        if (p > r.pos || p < this.firstWriter) for (const w of this.posWrites[p]) if (r.regs.includes(w)) ok = false;
+      }
+    }
+    if (ok && r !== null) {
+      this.backStore.set(j, r.text);
+      return;
+    }
+    this.backStore.delete(j);
+    this.selfLoop[j] = false;
+    this.liveOut[j] = true;
+    this.insns.length = insns;
+    this.table.length = table;
+    this.out = [];
+    this.emitBlock(j, b);
+  }
+
+  private emitBlock(j: number, b: PlannedBlock): void {
     const n = b.insns.length;
     let cost = 0;
     for (const i of b.insns) cost += i.cost;
@@ -455,6 +540,11 @@ export class RegionEmitter {
     this.cur = null;
     this.pending = '';
     this.page = b.page;
+    this.current = j;
+    this.prefix = true;
+    this.firstWriter = b.insns.length;
+    this.posWrites = [];
+    this.remat = null;
     const { lo: pageLo, hi: pageHi } = this.plan.pages[b.page];
     const { live } = this.flagPlan(b.insns, this.liveOut[j]);
     let costLeft = cost;
@@ -469,14 +559,34 @@ export class RegionEmitter {
       costLeft -= i.cost;
       // Before the instruction at p (a memory access the inline TLB does not serve): the region
       // leaves with it not retired, and the interpreter runs it (region function result -2).
-      this.miss = `q = ${this.exitRecord(n - p, costLeft + i.cost, addr, pageHi, -2)}; break L;`;
+      this.pos = p;
+      this.posWrites.push([]);
+      this.mark = this.out.length;
+      this.miss = `${this.carried()}q = ${this.exitRecord(n - p, costLeft + i.cost, addr, pageHi, -2)}; break L;`;
       // After the instruction at p: what an exit right after it must undo of the block's counts.
       // Exits assign constants only, so one taken first after V8 optimized the region needs no
       // type feedback of its own (which would deoptimize it); the epilogue does the arithmetic.
-      const after = `q = ${this.exitRecord(n - p - 1, costLeft, i.nl, i.nh, -1)}; break L;`;
-      this.insn(k, p, i, live[p], after);
+      this.afterBare = `q = ${this.exitRecord(n - p - 1, costLeft, i.nl, i.nh, -1)}; break L;`;
+      this.insn(k, p, i, live[p], `${this.carried()}${this.afterBare}`);
     }
     if (b.end === BlockEnd.Fall) this.edge(b.next + pageLo, pageHi);
+  }
+
+  /**
+   * What an exit of the current block must store of the flag state before it leaves: the pending
+   * store of the block's last writer so far; or, before its first writer in a loop that carries its
+   * flags along its back edge, when `pf` says the block was entered by that edge, its last writer's
+   * record computed again from the registers it read (see {@link block}).
+   */
+  private carried(): string {
+    if (this.pending !== '' || !this.prefix || !this.selfLoop[this.current]) return this.pending;
+    return `@PF${this.current}@`;
+  }
+
+  /** Notes that the current instruction writes register `r` (its 64-bit index). */
+  private wrote(r: number): void {
+    this.written.add(r);
+    this.posWrites[this.posWrites.length - 1]?.push(r);
   }
 
   /**
@@ -490,7 +600,7 @@ export class RegionEmitter {
   private edge(lo: number, hi: number): void {
     const l = lo | 0;
     const j = this.plan.blockAt(l, hi);
-    const leave = `${this.pending}q = ${this.exitRecord(0, 0, l, hi, this.exitId(l, hi))}; break L;`;
+    const leave = `${this.carried()}q = ${this.exitRecord(0, 0, l, hi, this.exitId(l, hi))}; break L;`;
     if (j === undefined) {
       this.emit(leave);
       return;
@@ -507,8 +617,16 @@ export class RegionEmitter {
       const victim = `cpu.vTagLo === ${tag} && cpu.vTagHi === ${lit(hi)} && cpu.vPage === ${pg}`;
       check += ` || !((${tlb}) || (${victim}))`;
     }
+    // Into a loop that carries its flags along its back edge: `pf` says which way it was entered.
+    let via = '';
+    if (this.selfLoop[j]) {
+      if (j === this.current && this.pending !== '') {
+        this.backStore.set(j, '');
+        via = `pf = ${j}; `;
+      } else via = `@P${j}@`;
+    }
     // The jump itself is placed by assemble(): the block inline here, a loop's continue, or the switch.
-    this.emit(`if (${check}) { ${leave} } ${to.end === BlockEnd.Gate ? '' : `rem -= ${nj}; `}@J${j}@`);
+    this.emit(`if (${check}) { ${leave} } ${to.end === BlockEnd.Gate ? '' : `rem -= ${nj}; `}${via}@J${j}@`);
   }
 
   /**
@@ -519,8 +637,10 @@ export class RegionEmitter {
    * at the next block when that is where the host moved RIP and nothing the host did killed the
    * region, or leaves for RIP.
    */
-  private gate(b: PlannedBlock): void {
+  private gate(j: number, b: PlannedBlock): void {
     const k = this.insns.length;
+    this.current = j;
+    this.prefix = false;
     const { lo: pageLo, hi: pageHi } = this.plan.pages[b.page];
     this.insns.push(b.insns[0]);
     this.table.push((pageLo + b.start) | 0, pageHi, 1, 0);
@@ -590,7 +710,7 @@ export class RegionEmitter {
   private setR(r: number, size: number, lo: string, hi: string): void {
     const q = size === 1 && r >= 16 ? r - 16 : r;
     this.used.add(q);
-    this.written.add(q);
+    this.wrote(q);
     this.emit(regWrite(size, r, lo, hi, LOCALS).join(' '));
   }
 
@@ -655,8 +775,15 @@ export class RegionEmitter {
    * Records a writer: in the flag locals (lazy-record.ts: the fields its kind reads) when its state
    * can be seen, and as the block's writer.
    */
-  private writeFlags(f: FlagRecord, live: boolean): void {
+  private writeFlags(f: FlagRecord, live: boolean, regs: number[] | null = null): void {
     this.cur = f;
+    if (this.prefix) this.firstWriter = this.pos;
+    this.prefix = false;
+    // What {@link remat} needs: the writer's code so far (its operands read, its result computed).
+    this.remat =
+      regs === null
+        ? null
+        : { pos: this.pos, regs, text: `${this.out.slice(this.mark).join(' ')} ${this.flagStore(f)}` };
     const store = this.flagStore(f);
     if (live) this.emit(store);
     this.pending = live ? '' : `${store} `;
@@ -725,7 +852,7 @@ export class RegionEmitter {
         if (i.size >= 4) {
           // As the interpreter: the immediate's high half is already 0 at 32 bits.
           this.used.add(i.dr);
-          this.written.add(i.dr);
+          this.wrote(i.dr);
           this.emit(`L${i.dr} = ${lit(i.il)}; H${i.dr} = ${lit(i.ih)};`);
         } else this.setR(i.dr, i.size, lit(i.il), lit(i.ih));
         return;
@@ -772,7 +899,7 @@ export class RegionEmitter {
       case Op.Cmp:
       case Op.Test:
       case Op.AluReg:
-        this.alu(k, i, op === Op.AluReg ? i.i2 : op, live, after);
+        this.alu(k, i, op === Op.AluReg ? i.i2 : op, live);
         return;
       case Op.Inc:
       case Op.Dec:
@@ -809,7 +936,7 @@ export class RegionEmitter {
         const otherwise = cmovNotTaken(i.size, i.dr, LOCALS);
         if (otherwise.length > 0) {
           this.used.add(i.dr);
-          this.written.add(i.dr);
+          this.wrote(i.dr);
           this.emit(`else { ${otherwise.join(' ')} }`);
         }
         return;
@@ -835,8 +962,8 @@ export class RegionEmitter {
       case Op.Leave:
         this.used.add(4);
         this.used.add(5);
-        this.written.add(4);
-        this.written.add(5);
+        this.wrote(4);
+        this.wrote(5);
         this.load(8, 'L5', 'H5', `v${k}`, `w${k}`);
         this.emit(`{ ${leaveRsp(8, LOCALS, 'z').join(' ')} }`);
         this.emit(`L5 = v${k}; H5 = w${k};`);
@@ -853,7 +980,7 @@ export class RegionEmitter {
         this.edge(i.tl, i.th);
         return;
       case Op.Call:
-        this.push(k, lit(i.nl), lit(i.nh), `q = ${this.exitRecord(0, 0, i.tl, i.th, -1)}; break L;`);
+        this.push(k, lit(i.nl), lit(i.nh), `${this.carried()}q = ${this.exitRecord(0, 0, i.tl, i.th, -1)}; break L;`);
         this.edge(i.tl, i.th);
         return;
       case Op.Ret:
@@ -862,7 +989,7 @@ export class RegionEmitter {
         this.popCommit(8 + i.il);
         this.emit(`nl = v${k}; nh = w${k};`);
         this.returnSites();
-        this.emit('break L;');
+        this.emit(`${this.carried()}break L;`);
         return;
       default:
         throw new Error(`int3 jit: op ${op} has no code generator`);
@@ -902,7 +1029,7 @@ export class RegionEmitter {
   /** push of 64 bits: RSP moves only once the store succeeded (stack-semantics.ts, as CpuCore.push64). */
   private push(k: number, vl: string, vh: string, dead: string): void {
     this.used.add(4);
-    this.written.add(4);
+    this.wrote(4);
     this.emit(pushedRsp(8, LOCALS, `sl${k}`, `sh${k}`, 'const ').join(' '));
     this.store(8, `sl${k}`, `sh${k}`, vl, vh, dead);
     this.emit(commitRsp(LOCALS, `sl${k}`, `sh${k}`).join(' '));
@@ -910,7 +1037,7 @@ export class RegionEmitter {
 
   private popCommit(n: number): void {
     this.used.add(4);
-    this.written.add(4);
+    this.wrote(4);
     this.emit(`{ ${poppedRsp(n, LOCALS, 'l').join(' ')} }`);
   }
 
@@ -921,6 +1048,9 @@ export class RegionEmitter {
     this.emit(`@WB@ @FL@ sy = 1; if (${call}) { flt = 1; break L; } sy = 0; @RL@`);
     this.cur = null;
     this.pending = '';
+    if (this.prefix) this.firstWriter = this.pos;
+    this.prefix = false;
+    this.remat = null;
     const op = i.op;
     if (op === Op.CallInd || op === Op.JmpInd || op === Op.Jrcxz || op === Op.Loop) {
       // Indirect call/jmp, loop, jrcxz: the executor moved RIP.
@@ -930,7 +1060,7 @@ export class RegionEmitter {
     this.emit(`if (B.dead) { ${after} }`);
   }
 
-  private alu(k: number, i: Insn, op: number, live: boolean, after: string): void {
+  private alu(k: number, i: Insn, op: number, live: boolean): void {
     const size = i.size;
     const w = size === 8;
     let sl: string;
@@ -966,10 +1096,13 @@ export class RegionEmitter {
     const f: FlagRecord = { kind, size, dl, dh, sl, sh: w ? sh : '0', rl, rh, cf: cin, of: '0' };
     if (aluWritesResult(op)) {
       // Killed by its own store, the region leaves with this instruction's flags.
-      if (mem) this.store(size, `a${k}`, `e${k}`, rl, rh, `${this.flagStore(f)} ${after}`);
+      if (mem) this.store(size, `a${k}`, `e${k}`, rl, rh, `${this.flagStore(f)} ${this.afterBare}`);
       else this.setR(i.dr, size, rl, rh);
     }
-    this.writeFlags(f, live);
+    // A cmp or test of registers (or an immediate) can be computed again where they still hold.
+    const reg = (r: number) => (size === 1 && r >= 16 ? r - 16 : r);
+    const again = !aluWritesResult(op) && i.dk === 1 && i.sk !== 2;
+    this.writeFlags(f, live, again ? (i.sk === 1 ? [reg(i.dr), reg(i.sr)] : [reg(i.dr)]) : null);
   }
 
   private unary(k: number, i: Insn, live: boolean, after: string): void {
@@ -985,7 +1118,8 @@ export class RegionEmitter {
     const m = maskText(size);
     // Killed by its own store, the region leaves with this instruction's flags (f, when it has some).
     const put = (lo: string, hi: string, f: FlagRecord | null) => {
-      if (mem) this.store(size, `a${k}`, `e${k}`, lo, hi, f === null ? after : `${this.flagStore(f)} ${after}`);
+      if (mem)
+        this.store(size, `a${k}`, `e${k}`, lo, hi, f === null ? after : `${this.flagStore(f)} ${this.afterBare}`);
       else this.setR(i.dr, size, lo, hi);
     };
     switch (i.op) {
@@ -1032,7 +1166,7 @@ export class RegionEmitter {
       this.emit(`const ${rh} = 0;`);
     } else for (const line of shiftImm64Result(i.cc, n, { l, h, rl, rh, ...flags })) this.emit(line);
     this.used.add(d);
-    this.written.add(d);
+    this.wrote(d);
     this.emit(`L${d} = ${rl}; H${d} = ${rh};`);
     this.writeFlags(
       {
@@ -1060,7 +1194,7 @@ export class RegionEmitter {
     const stage = { w, al: `d${k}`, ah: `h${k}`, bl: `b${k}`, bh: `c${k}`, rl: `r${k}`, rh: `u${k}`, decl: 'const ' };
     for (const line of imulResult(stage)) this.emit(line);
     this.used.add(i.dr);
-    this.written.add(i.dr);
+    this.wrote(i.dr);
     this.emit(`L${i.dr} = r${k}; H${i.dr} = u${k};`);
     this.writeFlags(
       {
