@@ -199,15 +199,9 @@ export class Cpu extends CpuTraps {
         // inside it is one where the interpreter would stop), and when the budget covers its entry
         // block; the region itself leaves at the first branch the budget does not cover.
         const lo = this.ripLo;
-        const t = (lo >>> 12) & 255;
         // The fetch TLB's entry, or its victim entry (kernel text and a probe's detour buffer share a
         // slot): either translation is valid until the next flush.
-        const page =
-          this.fTagLo[t] === (lo & -4096) && this.fTagHi[t] === this.ripHi
-            ? this.fPage[t]
-            : this.vTagLo === (lo & -4096) && this.vTagHi === this.ripHi
-              ? this.vPage
-              : null;
+        const page = this.fetchedPage(lo, this.ripHi);
         if (page !== null) {
           if (page.code !== null) {
             const pj = page.jit as PageJit | null;

@@ -402,7 +402,7 @@ function worthCompiling(plan: RegionPlan): boolean {
     const i = plan.pages[b.page].page.code?.[b.next] ?? null;
     // Cut by the limits, a block goes on in the next region; else it stops at an instruction the
     // compiler does not take.
-    if (i === null || i === undefined || (i.op !== 1 /* Op.Gate */ && !isCompilable(i))) return false;
+    if (i === null || (i.op !== 1 /* Op.Gate */ && !isCompilable(i))) return false;
   }
   return true;
 }

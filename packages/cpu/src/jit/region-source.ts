@@ -468,6 +468,7 @@ export class RegionEmitter {
     const liveIn = blocks.map(() => false);
     const weakIn = blocks.map(() => false);
     const out = (j: number) => succ[j].some((s) => liveIn[s] || (weakIn[s] && !(s === j && this.selfLoop[j])));
+    // First every block that jumps to itself; after the fixed point, only those that are weakIn too.
     this.selfLoop = blocks.map((_, j) => succ[j].includes(j));
     for (let changed = true; changed; ) {
       changed = false;
@@ -621,6 +622,7 @@ export class RegionEmitter {
     let via = '';
     if (this.selfLoop[j]) {
       if (j === this.current && this.pending !== '') {
+        // Its store is known once the block is emitted (block() sets it, or emits the block again).
         this.backStore.set(j, '');
         via = `pf = ${j}; `;
       } else via = `@P${j}@`;
