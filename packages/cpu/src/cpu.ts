@@ -196,8 +196,8 @@ export class Cpu extends CpuTraps {
       const tf = this.flags & 0x100; // TF at the start of the instruction
       if (head && jit !== null && tf === 0 && this.attention === 0) {
         // Compiled code runs only at a block head, with TF clear and nothing pending (so no boundary
-        // inside it is one where the interpreter would stop), and when the budget covers its entry
-        // block; the region itself leaves at the first branch the budget does not cover.
+        // inside it is one where the interpreter would stop), and when the budget covers what its
+        // entry needs (RegionEntry.n); the region leaves at the first budget check it does not pass.
         const lo = this.ripLo;
         // The fetch TLB's entry, or its victim entry (kernel text and a probe's detour buffer share a
         // slot): either translation is valid until the next flush.

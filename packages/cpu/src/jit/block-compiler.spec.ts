@@ -119,6 +119,54 @@ describe(BlockCompiler, () => {
     }
   });
 
+  describe('a region that checks its budget only where a loop closes', () => {
+    // A: cmp eax, ebx; jne C. B: add ecx, 1; jmp L. C: add ecx, 2; add ecx, 3, then L's three
+    // instructions (a block runs on to its branch). L: add edx, 1; dec r15; jnz L. D: xor eax, 1;
+    // mov r15d, 3; dec r14; jnz A. hlt. Each pass through A takes the other way, and L loops 3 times.
+    const code = [
+      0x39, 0xd8, 0x75, 0x05, 0x83, 0xc1, 0x01, 0xeb, 0x06, 0x83, 0xc1, 0x02, 0x83, 0xc1, 0x03, 0x83, 0xc2, 0x01, 0x49,
+      0xff, 0xcf, 0x75, 0xf8, 0x83, 0xf0, 0x01, 0x41, 0xbf, 0x03, 0x00, 0x00, 0x00, 0x49, 0xff, 0xce, 0x75, 0xdb, 0xf4,
+    ];
+    const start = (cpu: Cpu, passes: bigint) => {
+      cpu.setReg(Reg.R14, passes);
+      cpu.setReg(Reg.R15, 3n);
+      cpu.rip = CODE;
+    };
+
+    it('should ask, at each entry, for the longest run of unchecked blocks from it', () => {
+      const { cpu, as } = machine(code, { threshold: 8 });
+      start(cpu, 40n);
+      expect(cpu.run(10_000).reason).toBe('hlt');
+      const pj = as.lookup(Number(CODE), 0)?.jit as PageJit;
+      // L, the hottest head, is the region's entry. Depth first from it: L jumps back to itself, and
+      // L, D, A, C to D again, so jumps to L and to D check. From L: L (both its jumps check); from D:
+      // D, A and C, 11 instructions before C's jumps to L or D. A, jumped to from D alone, is inline.
+      expect([0, 0x0f, 0x17].map((o) => pj.entry(o)?.n)).toEqual([undefined, 3, 11]);
+    });
+
+    it('should stop at exactly the budget, as the interpreter does, at every budget', () => {
+      for (let budget = 1; budget <= 14; budget++) {
+        const [a, b, jit] = both(
+          ({ cpu }) => {
+            start(cpu, 20n);
+            const out = [];
+            for (let k = 0; k < 2000; k++) {
+              const s = state(cpu, cpu.run(budget));
+              out.push(s);
+              if (s.r.reason !== 'budget') break;
+            }
+            return out;
+          },
+          code,
+          { threshold: 8 },
+        );
+        expect(b).toEqual(a);
+        expect(b.at(-1)?.r.reason, String(budget)).toBe('hlt');
+        expect(jit.stats.compiled).toBeGreaterThan(0);
+      }
+    });
+  });
+
   it('should leave a region before a memory access its TLB does not serve, and run on interpreted', () => {
     // add rcx, 1; mov rax, [rbx]; add rax, 1; mov [rbx], rax; dec r15; jnz back; hlt. At 0x7feffc the
     // 8-byte accesses cross a page (never served inline): each iteration leaves the region there.

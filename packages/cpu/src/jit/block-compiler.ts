@@ -99,10 +99,10 @@ type RegionFactory = (
 
 /**
  * Region functions by {@link regionKey}, least recently used first (shared by all CPUs: the key
- * says everything the source depends on), with their count of static exits and the blocks they can
- * be entered at.
+ * says everything the source depends on), with their count of static exits, the blocks they can
+ * be entered at and the budget each of those needs.
  */
-const FACTORIES = new Map<string, { fn: RegionFunction; exits: number; entries: number[] }>();
+const FACTORIES = new Map<string, { fn: RegionFunction; exits: number; entries: number[]; needs: number[] }>();
 
 /**
  * What a region's source depends on: its pages' addresses, its blocks' pages and bounds (and which
@@ -320,7 +320,7 @@ export class BlockCompiler {
       const src = new RegionEmitter(plan, extra).generate();
       const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', 'XG', src.body) as RegionFactory;
       const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags, regionGate);
-      cached = { fn, exits: src.exits, entries: src.entries };
+      cached = { fn, exits: src.exits, entries: src.entries, needs: src.needs };
       if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
       this.stats.generated++;
     } else FACTORIES.delete(key);
@@ -343,10 +343,9 @@ export class BlockCompiler {
       foreignRanges,
     );
     // Entered where it was compiled, and at its other entry blocks where no other region is.
-    for (const j of cached.entries) {
-      const b = plan.blocks[j];
-      region.entries.push(new RegionEntry(region, b.start, b.insns.length, j));
-    }
+    cached.entries.forEach((j, n) => {
+      region.entries.push(new RegionEntry(region, plan.blocks[j].start, cached.needs[n], j));
+    });
     this.keep(pj, region);
     this.stats.compiled++;
     this.stats.blocks += plan.blocks.length;

@@ -3,7 +3,7 @@ import type { CompiledCodeObserver, Page } from '../page.js';
 
 /**
  * A region's compiled function: runs from the start of block `block` (one of its entries) with `rem`
- * instructions of budget (at least that block's length), and leaves the CPU exactly as the interpreter would
+ * instructions of budget (at least that entry's need, see RegionEntry.n), and leaves the CPU exactly as the interpreter would
  * after the same instructions: registers, lazy flags, RIP, retired and virtual counts. A fault
  * rethrows the CpuFault with all of that pointing at the faulting instruction. Returns the number of
  * the static exit it left by (see {@link JitRegion.links}), or -1 to -4 (see RegionSource.exits).
@@ -35,8 +35,9 @@ export class RegionEntry {
     /** Offset of the block on the page. */
     readonly entry: number,
     /**
-     * Instructions in the block (the budget needed to enter); {@link NEVER} for "not compilable",
-     * and for an inner entry (see {@link block}).
+     * The budget needed to enter: the most instructions the region may run from the block before it
+     * checks its budget (RegionSource.needs); {@link NEVER} for "not compilable", and for an inner
+     * entry (see {@link block}).
      */
     readonly n: number,
     /**

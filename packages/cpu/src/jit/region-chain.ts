@@ -120,7 +120,7 @@ export class RegionChain {
   /**
    * Runs the region at `entry` (found by the run loop at RIP, its block within `avail`), then, while
    * nothing needs the loop's attention, the region entries linked at its exits, each while `avail`
-   * instructions cover its block. Returns the instructions retired. A chain is exact because
+   * instructions cover what its entry needs. Returns the instructions retired. A chain is exact because
    * each region is, and it stops wherever the loop would do more than look up the next region: a
    * TLB flush or pending interrupt raises `attention`; a killed region is dead; a new generation
    * voids every link (and links made by another CPU, whose generations are never this one's); a

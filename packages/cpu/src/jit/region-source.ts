@@ -62,6 +62,11 @@ export interface RegionSource {
   readonly exits: number;
   /** The blocks the region function can start at (its `block` argument), the first one first. */
   readonly entries: number[];
+  /**
+   * Per entry, the budget the region needs to be entered there: the most instructions it may run
+   * from that block before it checks its budget again (see RegionEmitter's budgets()).
+   */
+  readonly needs: number[];
 }
 
 /** The TLB entry of an access at `a`:`e` (names) in the region's locals for the TLB's arrays. */
@@ -300,6 +305,13 @@ export class RegionEmitter {
   private remat: { pos: number; regs: number[]; text: string } | null = null;
   /** Where the current instruction's code starts in `out` (see {@link remat}). */
   private mark = 0;
+  /** Per block, whether a jump to it checks the budget (see {@link budgets}). */
+  private checks: boolean[] = [];
+  /**
+   * Per block, the most instructions the region may run from its start (its own included) before a
+   * jump that checks the budget: what that check asks of `rem` (see {@link budgets}).
+   */
+  private needs: number[] = [];
 
   constructor(
     private readonly plan: RegionPlan,
@@ -311,13 +323,6 @@ export class RegionEmitter {
     const blocks = this.plan.blocks;
     this.unitCost = blocks.every((b) => b.insns.every((i) => i.cost === 1));
     this.liveOut = this.flagLiveOut();
-    const bodies: string[] = [];
-    for (let j = 0; j < blocks.length; j++) {
-      this.out = [];
-      if (blocks[j].end === BlockEnd.Gate) this.gate(j, blocks[j]);
-      else this.block(j, blocks[j]);
-      bodies.push(this.out.join('\n'));
-    }
     // The region is entered at its first block and may be at the return sites of its calls on its
     // own page (a call that leaves the region comes back through the run loop or the chain): those
     // are cases of its switch, as is every block jumped to from two or more places. Its entries are
@@ -327,6 +332,14 @@ export class RegionEmitter {
       (b, j) =>
         j === 0 || (b.page === 0 && b.end !== BlockEnd.Gate && (sites.has(j) || this.extraEntries.has(b.start))),
     );
+    this.budgets(enterable);
+    const bodies: string[] = [];
+    for (let j = 0; j < blocks.length; j++) {
+      this.out = [];
+      if (blocks[j].end === BlockEnd.Gate) this.gate(j, blocks[j]);
+      else this.block(j, blocks[j]);
+      bodies.push(this.out.join('\n'));
+    }
     const { text: body, dispatch, cases } = assemble(bodies, enterable);
     const foreign = this.plan.pages.length > 1;
     const gates = blocks.some((b) => b.end === BlockEnd.Gate);
@@ -393,13 +406,58 @@ export class RegionEmitter {
       'return x;',
       '});',
     ].join('\n');
+    const entries = cases.filter((j) => blocks[j].page === 0 && blocks[j].end !== BlockEnd.Gate);
     return {
       body: src,
       insns: this.insns,
       table: Int32Array.from([...this.table, ...this.records]),
       exits: this.exitIds.size,
-      entries: cases.filter((j) => blocks[j].page === 0 && blocks[j].end !== BlockEnd.Gate),
+      entries,
+      needs: entries.map((j) => this.needs[j]),
     };
+  }
+
+  /**
+   * Plans where the region checks its budget: not at every jump, but at jumps to the blocks that
+   * close a loop (a jump back to a block on the depth-first path from an entry), to a gate and to
+   * the block after one. Every cycle of the region's jumps passes one of those, so the blocks that
+   * check nothing form no cycle, and each block's {@link needs} (its length plus the longest run of
+   * unchecked blocks after it) is finite. A checked jump leaves unless `rem` covers its target's
+   * need, and every jump still takes its target's length off `rem`; so `rem` never goes below 0, and
+   * the region leaves at most a need's worth of instructions before the budget ends (the run loop
+   * interprets those). Fewer checks, fewer exits: each exit is an edge into the epilogue that V8
+   * carries every live local along, and half of a big region's optimizing compile went to them.
+   */
+  private budgets(enterable: readonly boolean[]): void {
+    const blocks = this.plan.blocks;
+    const succ = blocks.map((b) => this.successors(b));
+    const checks = blocks.map((b) => b.end === BlockEnd.Gate);
+    for (let j = 0; j < blocks.length; j++)
+      if (blocks[j].end === BlockEnd.Gate) for (const s of succ[j]) checks[s] = true;
+    // 0: not seen, 1: on the path, 2: done. The entries first, then any block they do not reach.
+    const state = new Uint8Array(blocks.length);
+    const visit = (j: number): void => {
+      state[j] = 1;
+      for (const s of succ[j]) {
+        if (state[s] === 1) checks[s] = true;
+        else if (state[s] === 0) visit(s);
+      }
+      state[j] = 2;
+    };
+    for (let j = 0; j < blocks.length; j++) if (enterable[j] && state[j] === 0) visit(j);
+    for (let j = 0; j < blocks.length; j++) if (state[j] === 0) visit(j);
+    const needs = blocks.map(() => -1);
+    const need = (j: number): number => {
+      if (needs[j] >= 0) return needs[j];
+      let most = 0;
+      for (const s of succ[j]) if (!checks[s]) most = Math.max(most, need(s));
+      // A gate retires nothing, but is reached only with budget for an instruction (as in the run loop).
+      needs[j] = (blocks[j].end === BlockEnd.Gate ? 1 : blocks[j].insns.length) + most;
+      return needs[j];
+    };
+    for (let j = 0; j < blocks.length; j++) need(j);
+    this.checks = checks;
+    this.needs = needs;
   }
 
   private emit(s: string): void {
@@ -601,22 +659,21 @@ export class RegionEmitter {
   private edge(lo: number, hi: number): void {
     const l = lo | 0;
     const j = this.plan.blockAt(l, hi);
-    const leave = `${this.carried()}q = ${this.exitRecord(0, 0, l, hi, this.exitId(l, hi))}; break L;`;
+    const leave = (): string => `${this.carried()}q = ${this.exitRecord(0, 0, l, hi, this.exitId(l, hi))}; break L;`;
     if (j === undefined) {
-      this.emit(leave);
+      this.emit(leave());
       return;
     }
     const to = this.plan.blocks[j];
-    // A gate retires nothing, but is reached only with budget for an instruction (as in the run loop).
-    const nj = to.end === BlockEnd.Gate ? 1 : to.insns.length;
-    let check = `rem < ${nj}`;
+    // A checked jump asks for its target's need (see budgets()); every jump takes the target's length.
+    const conds = this.checks[j] ? [`rem < ${this.needs[j]}`] : [];
     if (to.page !== 0 && to.page !== this.page) {
       const tag = lit(l & -4096);
       const t = (l >>> 12) & 255;
       const pg = `PG[${to.page}]`;
       const tlb = `fTL[${t}] === ${tag} && fTH[${t}] === ${lit(hi)} && fP[${t}] === ${pg}`;
       const victim = `cpu.vTagLo === ${tag} && cpu.vTagHi === ${lit(hi)} && cpu.vPage === ${pg}`;
-      check += ` || !((${tlb}) || (${victim}))`;
+      conds.push(`!((${tlb}) || (${victim}))`);
     }
     // Into a loop that carries its flags along its back edge: `pf` says which way it was entered.
     let via = '';
@@ -628,7 +685,8 @@ export class RegionEmitter {
       } else via = `@P${j}@`;
     }
     // The jump itself is placed by assemble(): the block inline here, a loop's continue, or the switch.
-    this.emit(`if (${check}) { ${leave} } ${to.end === BlockEnd.Gate ? '' : `rem -= ${nj}; `}${via}@J${j}@`);
+    const check = conds.length > 0 ? `if (${conds.join(' || ')}) { ${leave()} } ` : '';
+    this.emit(`${check}${to.end === BlockEnd.Gate ? '' : `rem -= ${to.insns.length}; `}${via}@J${j}@`);
   }
 
   /**
