@@ -46,9 +46,21 @@ const FIELDS = {
   host: ['addressSpaceRef', 'costMask'],
   /**
    * Scratch values within one instruction or one exit (atDebugStop: the exit's reason, the host
-   * clears it; chainTrap*: an int3 the compiled-code chain took in place, for the run loop).
+   * clears it; chainTrap*: an int3 the compiled-code chain took in place, and chainResult: what a
+   * single-step it ran ended the run with, both for the run loop).
    */
-  scratch: ['vh', 'eah', 'mal', 'mah', 'udInsn', 'trapVector', 'atDebugStop', 'chainTrapRetired', 'chainTrapVirtual'],
+  scratch: [
+    'vh',
+    'eah',
+    'mal',
+    'mah',
+    'udInsn',
+    'trapVector',
+    'atDebugStop',
+    'chainTrapRetired',
+    'chainTrapVirtual',
+    'chainResult',
+  ],
   /** Caches a restore drops (it flushes the TLB; the run loop re-derives the rest). */
   caches: [
     'rTagLo',

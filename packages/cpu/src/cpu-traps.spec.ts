@@ -298,3 +298,108 @@ describe('an int3 reached from compiled code', () => {
     expect({ ...compiled, traps: 0 }).toEqual({ ...capped(false), traps: 0 });
   });
 });
+
+/** What the instruction a probe single-steps from its slot is (see {@link steppedLoop}). */
+type Stepped = 'add rdx, 1' | 'hlt' | 'a #PF' | 'int3' | 'a #DB refused every 3rd' | 'a gate';
+
+/** A page of gates (the `a gate` slot). */
+const GATES = 0x800000n;
+
+/**
+ * PROBED's loop and probed function (see {@link probedLoop}), its int3's hook single-stepping the
+ * slot's instruction as an unboosted kprobe does: it moves RIP to the slot and sets TF, and the #DB
+ * handler moves RIP past the probe and clears TF. Whatever run() returns before the loop's hlt (the
+ * slot's hlt, #PF, refused #DB or gate), the host resumes the same way.
+ */
+function steppedLoop(jit: boolean, stepped: Stepped, budget: number) {
+  const code = new Array<number>(0x1010).fill(0x90);
+  code.splice(0, LOOP.length, ...LOOP);
+  code.splice(0x20, 5, 0xcc, 0x48, 0xff, 0xc0, 0xc3);
+  const slot: Record<Stepped, number[]> = {
+    'add rdx, 1': [0x48, 0x83, 0xc2, 0x01],
+    hlt: [0xf4],
+    'a #PF': [0x88, 0x04, 0x25, 0x00, 0x00, 0x70, 0x00], // mov [0x700000], al: unmapped
+    int3: [0xcc],
+    'a #DB refused every 3rd': [0x48, 0x83, 0xc2, 0x01],
+    'a gate': [],
+  };
+  code.splice(0x1000, slot[stepped].length, ...slot[stepped]);
+  const as = new AddressSpace();
+  as.map(CODE, 0x2000, PageFlags.Present | PageFlags.Writable);
+  as.map(0x500000n, 4096, PageFlags.Present | PageFlags.Writable);
+  as.map(GATES, 4096, PageFlags.Present | PageFlags.Gate);
+  as.write(CODE, Uint8Array.from(code));
+  const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
+  cpu.rip = CODE;
+  cpu.setReg(Reg.RSP, 0x501000n);
+  const traps: unknown[] = [];
+  cpu.traps$.subscribe((t) => traps.push([t.vector, t.rip, t.retired]));
+  const resume = () => {
+    cpu.rflags &= ~Rflags.TF;
+    cpu.rip = F + 1n;
+  };
+  let steps = 0;
+  cpu.trapHook = (c, vector) => {
+    if (vector === ExceptionVector.Breakpoint && c.rip === F + 1n) {
+      c.rip = stepped === 'a gate' ? GATES : SLOT;
+      c.rflags |= Rflags.TF;
+      return true;
+    }
+    // The slot's own int3 (its #BP, no #DB after it), or the single-step's #DB.
+    if (vector === ExceptionVector.Debug && stepped === 'a #DB refused every 3rd' && ++steps % 3 === 0) return false;
+    resume();
+    return true;
+  };
+  const returns: RunResult[] = [];
+  for (let round = 0; round < 4000; round++) {
+    const r = cpu.run(budget);
+    returns.push(r);
+    if (r.reason === 'hlt' && r.rip === CODE + 0x0fn) break;
+    if (r.reason !== 'budget') resume();
+  }
+  const regs = [Reg.RAX, Reg.RCX, Reg.RDX, Reg.RSP].map((r) => cpu.getReg(r));
+  return { returns, traps, regs, retired: cpu.retired, rflags: cpu.rflags, rip: cpu.rip, stats: cpu.jit?.stats };
+}
+
+describe('a single-step after an int3 reached from compiled code', () => {
+  const kinds: Stepped[] = ['add rdx, 1', 'hlt', 'a #PF', 'int3', 'a #DB refused every 3rd', 'a gate'];
+  for (const stepped of kinds) {
+    it(`should run in the chain exactly as the interpreter runs it (${stepped})`, () => {
+      for (const budget of [1, 2, 3, 7, 100, Number.POSITIVE_INFINITY]) {
+        const { stats, ...compiled } = steppedLoop(true, stepped, budget);
+        const { stats: _, ...interpreted } = steppedLoop(false, stepped, budget);
+        expect(compiled).toEqual(interpreted);
+        expect(compiled.regs[0]).toBe(200n);
+        expect(compiled.returns.at(-1)).toEqual({ reason: 'hlt', rip: CODE + 0x0fn });
+        // The chain ran the steps of the hits it reached, but a gate's (the loop runs gates); a #PF
+        // leaves from inside the step (the run returns it as from the loop), before it is counted.
+        const none = stepped === 'a gate' || stepped === 'a #PF';
+        if (budget === Number.POSITIVE_INFINITY) expect(stats?.steps).toBe(none ? 0 : 199);
+      }
+    });
+  }
+
+  it('should renew the default hard cap as of the #DB, as a re-run would', () => {
+    // `jmp t; t: int3; nop; l: jmp l` costing no virtual time, the int3's hook single-stepping the nop
+    // in place: run(3) is bounded by the cap a host's run(3) after the #DB would have started afresh.
+    const capped = (jit: boolean) => {
+      const { cpu } = cpuWith([0xeb, 0x00, 0xcc, 0x90, 0xeb, 0xfe], false);
+      const c = new Cpu({ addressSpace: cpu.addressSpace, jit: jit ? { threshold: 1 } : false });
+      c.trapHook = (h, vector) => {
+        if (vector === ExceptionVector.Breakpoint) h.rflags |= Rflags.TF;
+        else h.rflags &= ~Rflags.TF;
+        return true;
+      };
+      // Warm up the int3's region: the loop reaches it as a block head.
+      c.rip = CODE + 2n;
+      const warm = c.run(Number.POSITIVE_INFINITY, 3);
+      c.rip = CODE;
+      c.instrumentationMode = true;
+      const r = c.run(3);
+      return { warm, r, retired: c.retired, steps: c.jit?.stats.steps ?? 0 };
+    };
+    const compiled = capped(true);
+    expect(compiled.steps).toBeGreaterThan(0);
+    expect({ ...compiled, steps: 0 }).toEqual({ ...capped(false), steps: 0 });
+  });
+});

@@ -14,6 +14,7 @@ import { MAX_LEFT, type PageJit } from './jit/jit-region.js';
 import { ChainStop, nextGeneration } from './jit/region-chain.js';
 import { mappingEpoch } from './mapping-epoch.js';
 import type { RunResult } from './run-result.js';
+import { IN_LOOP, SEQUENTIAL } from './semantics/handler-result.js';
 
 /** The empty decode cache standing for "no page cached" in the run loop. */
 const NO_CODE: (Insn | null)[] = [];
@@ -96,6 +97,11 @@ export class Cpu extends CpuTraps {
    */
   private chainTrapRetired = -1;
   private chainTrapVirtual = 0;
+  /**
+   * What the run returns after a chain's single-step ended it ({@link stepInPlace}): the result the
+   * loop would have returned after that instruction; null: none.
+   */
+  private chainResult: RunResult | null = null;
   /** The block compiler, or null when this CPU only interprets. */
   readonly jit: BlockCompiler | null;
 
@@ -233,6 +239,11 @@ export class Cpu extends CpuTraps {
                 if (stop === ChainStop.GateExit) return this.gateExit;
                 if (stop === ChainStop.TrapExit)
                   return this.exceptionResult(ExceptionVector.Breakpoint, undefined, undefined, false);
+                if (stop === ChainStop.Result) {
+                  const result = this.chainResult as RunResult;
+                  this.chainResult = null;
+                  return result;
+                }
                 if (stop === ChainStop.Interpret) head = false;
                 else if (stop !== ChainStop.TrapHandled) {
                   // A gate run in place, as at Op.Gate below.
@@ -855,8 +866,9 @@ export class Cpu extends CpuTraps {
    * already published); 1: taken, and the chain may go on at the new RIP; 2: taken, but TF is set,
    * something needs attention (a pending interrupt), or guest code ran meanwhile (the loop looks
    * first); 3: taken, and the TLB was flushed or the mappings changed (the loop drops its fetch
-   * cache). When taken, the counts as of the trap are kept for the loop, which renews its default
-   * hard cap from them as after a trap of its own.
+   * cache); 4: taken, and TF is set but nothing else changed (the chain may single-step, see
+   * {@link stepInPlace}). When taken, the counts as of the trap are kept for the loop, which renews
+   * its default hard cap from them as after a trap of its own.
    */
   int3InPlace(i: Insn): number {
     this.trapVector = ExceptionVector.Breakpoint;
@@ -875,12 +887,55 @@ export class Cpu extends CpuTraps {
     this.chainTrapRetired = this.retiredCount;
     this.chainTrapVirtual = this.virtualCount;
     if (resumed === 2) return 3;
+    if (this.retiredCount !== retired || this.virtualCount !== virtual || this.attention !== 0) return 2;
+    return (this.flags & 0x100) === 0 ? 1 : 4;
+  }
+
+  /**
+   * Runs the instruction at RIP with TF set for the compiled-code chain, after an int3 it took in
+   * place whose host set TF (a kprobe single-stepping its copied instruction, {@link int3InPlace}'s
+   * 4), exactly as the loop runs one: it retires, then its single-step #DB (or the #BP it raised) is
+   * published and offered to {@link trapHook}. Answers as int3InPlace does (1, 2 or 3), or -1 when it
+   * ran nothing (a gate, a debug stop or a syscall: the loop runs those itself), or 5 when the run
+   * ends there: the loop returns {@link chainResult}, what it would have returned itself. A fault
+   * propagates from here as from the loop.
+   */
+  stepInPlace(): number {
+    const i = this.fetch();
+    if (i.op === 75 /* Op.Syscall */) return -1;
+    const r = (Cpu.handlers[i.op] as Handler)(this, i);
+    if (r === IN_LOOP) return -1;
+    if (r === SEQUENTIAL) {
+      this.ripLo = i.nl;
+      this.ripHi = i.nh;
+    }
+    this.retiredCount++;
+    this.virtualCount += i.cost & this.costMask;
+    // As after the loop's instruction: an exit of its own (hlt, a trap it raised) first, else TF's #DB.
+    const vector = r > 0 ? this.trapVector : ExceptionVector.Debug;
+    const step = r <= 0;
+    if (r === 1) return this.endRun({ reason: 'hlt', rip: this.rip });
+    if ((!step && vector !== ExceptionVector.Breakpoint) || this.trapHook === null)
+      return this.endRun(this.exception(vector, undefined, undefined, step));
+    const retired = this.retiredCount;
+    const virtual = this.virtualCount;
+    const resumed = this.resumeAfterTrap(vector);
+    if (resumed === 0) return this.endRun(this.exceptionResult(vector, undefined, undefined, step));
+    this.chainTrapRetired = this.retiredCount;
+    this.chainTrapVirtual = this.virtualCount;
+    if (resumed === 2) return 3;
     return this.retiredCount === retired &&
       this.virtualCount === virtual &&
       this.attention === 0 &&
       (this.flags & 0x100) === 0
       ? 1
       : 2;
+  }
+
+  /** Leaves `result` for the loop to return once the chain stops (see {@link stepInPlace}). */
+  private endRun(result: RunResult): number {
+    this.chainResult = result;
+    return 5;
   }
 
   /**

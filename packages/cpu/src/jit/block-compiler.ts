@@ -186,6 +186,7 @@ export class BlockCompiler {
     exits: 0,
     gates: 0,
     traps: 0,
+    steps: 0,
     retired: 0,
     evicted: 0,
   };

@@ -27,6 +27,11 @@ export interface JitStats {
   gates: number;
   /** int3s reached in a chain (their #BP offered to the host there, without the run loop: a probe's hit). */
   traps: number;
+  /**
+   * Of those, the single-steps the chain ran after one, where the host set TF to step the instruction
+   * it moved RIP to (an unboosted probe's copy), without the run loop.
+   */
+  steps: number;
   /** Instructions retired inside compiled regions. */
   retired: number;
   /** Regions dropped because the cache was full. */

@@ -15,10 +15,16 @@ export interface ChainCpu {
   /**
    * Runs an `int3` the chain reached as the run loop does and offers its #BP to the trap hook in
    * place (see `Cpu.int3InPlace`): 0 not taken (the run returns the #BP), 1 taken and nothing the
-   * loop must see changed, 2 taken but the loop must look (TF, attention, a nested run), 3 taken and
-   * the TLB was flushed.
+   * loop must see changed, 2 taken but the loop must look (attention, a nested run), 3 taken and
+   * the TLB was flushed, 4 taken and TF set for a single-step, nothing else changed.
    */
   int3InPlace(int3: Insn): number;
+  /**
+   * After an int3InPlace answered 4: runs the instruction at RIP with TF set as the run loop does,
+   * and offers its #DB to the trap hook in place (see `Cpu.stepInPlace`): -1 ran nothing (the loop
+   * runs it), 1 to 3 as int3InPlace, 5 the run ends (with what the loop would have returned).
+   */
+  stepInPlace(): number;
 }
 
 /** The host's answer at a gate (see `Cpu.gateHook`): true when it ran in place and moved RIP. */
@@ -44,9 +50,12 @@ export const ChainStop = {
   TrapExit: 4,
   /**
    * An int3 whose #BP the host took in place, after which the loop must look before running on (TF
-   * was set for a single-step, something needs attention, or guest code ran), its caches valid.
+   * was set for a single-step the chain did not run, something needs attention, or guest code ran),
+   * its caches valid.
    */
   TrapHandled: 5,
+  /** A single-step the chain ran ended the run: the loop returns what it would have (see `Cpu.stepInPlace`). */
+  Result: 6,
 } as const;
 
 /** What {@link runGate} answers. */
@@ -181,11 +190,28 @@ export class RegionChain {
       } else if (gate.op === 72 /* Op.Int3 */) {
         // An int3 (a probe's breakpoint): it retires and the host takes its #BP in place, or not, as
         // in the run loop; a probe hit needs no run-loop pass when the chain can go on where the host
-        // moved RIP (a boosted probe's slot).
+        // moved RIP (a boosted probe's slot), nor when the host set TF to single-step the instruction
+        // there (an unboosted probe's copy) and the budget covers it: the chain steps it as the loop
+        // would, and goes on where the host's #DB handler moved RIP.
         stats.traps++;
-        const taken = cpu.int3InPlace(gate);
+        let taken = cpu.int3InPlace(gate);
+        if (taken === 4) {
+          if (left > 1) {
+            taken = cpu.stepInPlace();
+            if (taken < 0) taken = 2;
+            else stats.steps++;
+            if (taken === 1) left--;
+          } else taken = 2;
+        }
         if (taken !== 1) {
-          this.stop = taken === 0 ? ChainStop.TrapExit : taken === 2 ? ChainStop.TrapHandled : ChainStop.GateHandled;
+          this.stop =
+            taken === 0
+              ? ChainStop.TrapExit
+              : taken === 2
+                ? ChainStop.TrapHandled
+                : taken === 5
+                  ? ChainStop.Result
+                  : ChainStop.GateHandled;
           break;
         }
         left--;

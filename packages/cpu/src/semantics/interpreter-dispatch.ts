@@ -5,6 +5,7 @@ import { ALU_LAZY_OP, type AluStage, aluResult, imulResult, negResult } from './
 import { type EaResult, eaResult, runTimeEa } from './ea-semantics.js';
 import { executorOf } from './executors.js';
 import { accExtend } from './extend-semantics.js';
+import { IN_LOOP } from './handler-result.js';
 import { type LazyValues, lazyStore } from './lazy-record.js';
 import { indent, lazyName, numbered } from './numbered.js';
 import { cmovNotTaken, lowByteWrite, type RegStage, regWrite, setccValue } from './reg-semantics.js';
@@ -27,14 +28,6 @@ function loadLines(size: number, pad: string): string {
   const x = loadHit(size, tlbPage(RD_A), 'off', 'v');
   return [...x.lines, `lo = ${x.lo};`, `hi = ${x.hi};`].map((l) => `${pad}${l}`).join('\n');
 }
-
-/**
- * What a handler of the table returns (interpreter-handlers.ts): the instruction went on
- * sequentially; 0 or more is the case's `exit` after it left the sequential path (0: none).
- */
-export const SEQUENTIAL = -1;
-/** What the table's entry for an op the loop runs itself returns (a gate, a debug stop: they use its locals). */
-export const IN_LOOP = -2;
 
 /** Indents of a case body's statements in the generated switch, and of those one block deeper. */
 const CASE_BODY = ' '.repeat(12);

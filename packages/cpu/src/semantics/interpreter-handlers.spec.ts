@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dispatchSwitch, IN_LOOP, SEQUENTIAL } from './interpreter-dispatch.js';
+import { IN_LOOP, SEQUENTIAL } from './handler-result.js';
+import { dispatchSwitch } from './interpreter-dispatch.js';
 import { interpreterHandlers } from './interpreter-handlers.js';
 
 /** The op numbers a switch's case labels name. */

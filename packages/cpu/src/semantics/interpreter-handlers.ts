@@ -1,5 +1,6 @@
 import { Op } from '../op.js';
-import { dispatchSwitch, IN_LOOP, SEQUENTIAL } from './interpreter-dispatch.js';
+import { IN_LOOP, SEQUENTIAL } from './handler-result.js';
+import { dispatchSwitch } from './interpreter-dispatch.js';
 import { indent } from './numbered.js';
 
 /** The ops whose cases use the run loop's own locals (`continue`, `return`, its fetch cache). */
