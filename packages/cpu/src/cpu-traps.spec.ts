@@ -178,35 +178,36 @@ type Hit =
   | 'nested run'
   | 'disarm at 50';
 
-function probedLoop(jit: boolean, hit: Hit, budget: number) {
-  const code = new Array<number>(0x1020).fill(0x90);
+/**
+ * The probed loop's machine: LOOP and `f` on the first page, `slot` at SLOT on the second, a stack
+ * page, the pages `map` adds; its traps recorded as [vector, rip, retired].
+ */
+function loopMachine(slot: readonly number[], jit: boolean, map: (as: AddressSpace) => void) {
+  const code = new Array<number>(0x1000 + slot.length).fill(0x90);
   code.splice(0, LOOP.length, ...LOOP);
   code.splice(0x20, 5, 0xcc, 0x48, 0xff, 0xc0, 0xc3);
-  // jmp rel32 from SLOT+8 back to F+1.
-  const back = Number(F + 1n - (SLOT + 8n));
-  code.splice(
-    0x1000,
-    8,
-    0x48,
-    0xff,
-    0xc2,
-    0xe9,
-    back & 0xff,
-    (back >> 8) & 0xff,
-    (back >> 16) & 0xff,
-    (back >> 24) & 0xff,
-  );
+  code.splice(0x1000, slot.length, ...slot);
   const as = new AddressSpace();
   as.map(CODE, 0x2000, PageFlags.Present | PageFlags.Writable);
   as.map(0x500000n, 4096, PageFlags.Present | PageFlags.Writable);
-  as.map(0x600000n, 4096, PageFlags.Present);
-  as.write(0x600000n, Uint8Array.from([0x48, 0xff, 0xc3, 0xf4])); // inc rbx; hlt (the nested run)
+  map(as);
   as.write(CODE, Uint8Array.from(code));
   const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
   cpu.rip = CODE;
   cpu.setReg(Reg.RSP, 0x501000n);
   const traps: unknown[] = [];
   cpu.traps$.subscribe((t) => traps.push([t.vector, t.rip, t.retired]));
+  return { as, cpu, traps };
+}
+
+function probedLoop(jit: boolean, hit: Hit, budget: number) {
+  // jmp rel32 from SLOT+8 back to F+1.
+  const back = Number(F + 1n - (SLOT + 8n));
+  const slot = [0x48, 0xff, 0xc2, 0xe9, back & 0xff, (back >> 8) & 0xff, (back >> 16) & 0xff, (back >> 24) & 0xff];
+  const { as, cpu, traps } = loopMachine(slot, jit, (space) => {
+    space.map(0x600000n, 4096, PageFlags.Present);
+    space.write(0x600000n, Uint8Array.from([0x48, 0xff, 0xc3, 0xf4])); // inc rbx; hlt (the nested run)
+  });
   let hits = 0;
   cpu.trapHook = (c, vector) => {
     if (vector === ExceptionVector.Debug) {
@@ -312,9 +313,6 @@ const GATES = 0x800000n;
  * slot's hlt, #PF, refused #DB or gate), the host resumes the same way.
  */
 function steppedLoop(jit: boolean, stepped: Stepped, budget: number) {
-  const code = new Array<number>(0x1010).fill(0x90);
-  code.splice(0, LOOP.length, ...LOOP);
-  code.splice(0x20, 5, 0xcc, 0x48, 0xff, 0xc0, 0xc3);
   const slot: Record<Stepped, number[]> = {
     'add rdx, 1': [0x48, 0x83, 0xc2, 0x01],
     hlt: [0xf4],
@@ -323,17 +321,9 @@ function steppedLoop(jit: boolean, stepped: Stepped, budget: number) {
     'a #DB refused every 3rd': [0x48, 0x83, 0xc2, 0x01],
     'a gate': [],
   };
-  code.splice(0x1000, slot[stepped].length, ...slot[stepped]);
-  const as = new AddressSpace();
-  as.map(CODE, 0x2000, PageFlags.Present | PageFlags.Writable);
-  as.map(0x500000n, 4096, PageFlags.Present | PageFlags.Writable);
-  as.map(GATES, 4096, PageFlags.Present | PageFlags.Gate);
-  as.write(CODE, Uint8Array.from(code));
-  const cpu = new Cpu({ addressSpace: as, jit: jit ? { threshold: 1 } : false });
-  cpu.rip = CODE;
-  cpu.setReg(Reg.RSP, 0x501000n);
-  const traps: unknown[] = [];
-  cpu.traps$.subscribe((t) => traps.push([t.vector, t.rip, t.retired]));
+  const { cpu, traps } = loopMachine(slot[stepped], jit, (space) => {
+    space.map(GATES, 4096, PageFlags.Present | PageFlags.Gate);
+  });
   const resume = () => {
     cpu.rflags &= ~Rflags.TF;
     cpu.rip = F + 1n;
