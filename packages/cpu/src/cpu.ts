@@ -863,8 +863,8 @@ export class Cpu extends CpuTraps {
    * Runs the `int3` `i` at RIP for the compiled-code chain (an int3 heads a region of its own, see
    * RegionChain) exactly as the loop runs one: it retires with RIP after it, then its #BP is
    * published and offered to {@link trapHook}. 0: not taken in place (the loop returns the #BP,
-   * already published); 1: taken, and the chain may go on at the new RIP; 2: taken, but TF is set,
-   * something needs attention (a pending interrupt), or guest code ran meanwhile (the loop looks
+   * already published); 1: taken, and the chain may go on at the new RIP; 2: taken, but something
+   * needs attention (a pending interrupt) or guest code ran meanwhile, TF set or not (the loop looks
    * first); 3: taken, and the TLB was flushed or the mappings changed (the loop drops its fetch
    * cache); 4: taken, and TF is set but nothing else changed (the chain may single-step, see
    * {@link stepInPlace}). When taken, the counts as of the trap are kept for the loop, which renews
