@@ -167,6 +167,49 @@ describe(BlockCompiler, () => {
     });
   });
 
+  it('should compile a region too big for V8 to optimize as two that chain, as exact as the interpreter', () => {
+    // 130 × (mov rax, [rbx + d]; add rcx, rax), then dec r15; jnz back; hlt: 263 instructions whose
+    // one region would be 78 KB of source, which V8 never optimizes (it ran at 5 MIPS).
+    const code: number[] = [];
+    for (let k = 0; k < 130; k++) code.push(0x48, 0x8b, 0x43, (8 * k) & 0x7f, 0x48, 0x01, 0xc1);
+    code.push(0x49, 0xff, 0xcf);
+    const rel = -(code.length + 6);
+    code.push(0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff, 0xf4);
+    for (const budget of [1, 7, 100, 1e6]) {
+      const [a, b, jit] = both(({ cpu, as }) => {
+        as.map(0x600000n, 4096, RWX);
+        as.write(
+          0x600000n,
+          Uint8Array.from({ length: 4096 }, (_, k) => k * 7),
+        );
+        cpu.setReg(Reg.RBX, 0x600000n);
+        cpu.setReg(Reg.R15, 20n);
+        const out = [];
+        for (let k = 0; k < 20_000; k++) {
+          const s = state(cpu, cpu.run(budget));
+          if (s.r.reason !== 'budget' || k % 500 === 0) out.push(s);
+          if (s.r.reason !== 'budget') break;
+        }
+        // The live compiled regions entered on the page, by size.
+        const pj = as.lookup(Number(CODE), 0)?.jit as PageJit | null;
+        const sizes = new Map<object, number>();
+        for (let o = 0; o < code.length; o++) {
+          const region = pj?.entry(o)?.region;
+          if (region !== undefined && !region.dead && region.insns.length > 0) sizes.set(region, region.insns.length);
+        }
+        return { out, sizes: [...sizes.values()] };
+      }, code);
+      expect(b.out).toEqual(a.out);
+      expect(b.out.at(-1)?.r.reason).toBe('hlt');
+      if (budget === 1e6) {
+        // No region holds the whole loop (one would be 78 KB of source); they chain.
+        expect(b.sizes.length).toBeGreaterThan(1);
+        expect(Math.max(...b.sizes)).toBeLessThan(140);
+        expect(jit.stats.chained).toBeGreaterThan(30);
+      }
+    }
+  });
+
   it('should leave a region before a memory access its TLB does not serve, and run on interpreted', () => {
     // add rcx, 1; mov rax, [rbx]; add rax, 1; mov [rbx], rax; dec r15; jnz back; hlt. At 0x7feffc the
     // 8-byte accesses cross a page (never served inline): each iteration leaves the region there.

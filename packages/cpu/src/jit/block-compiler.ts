@@ -14,7 +14,14 @@ import { isCompilable } from './compilable.js';
 import { type ForeignRanges, JitRegion, NEVER, PageJit, RegionEntry, type RegionFunction } from './jit-region.js';
 import type { JitStats } from './jit-stats.js';
 import { type ChainCpu, type GateHook, RegionChain, runGate } from './region-chain.js';
-import { BlockEnd, type ForeignPages, planRegion, type RegionLimits, type RegionPlan } from './region-plan.js';
+import {
+  BlockEnd,
+  type ForeignPages,
+  type PlannedBlock,
+  planRegion,
+  type RegionLimits,
+  type RegionPlan,
+} from './region-plan.js';
 import { NO_ENTRIES, RegionEmitter } from './region-source.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
@@ -120,6 +127,14 @@ function regionKey(plan: RegionPlan, extra: ReadonlySet<number>): string {
   return key;
 }
 const MAX_FACTORIES = 2048;
+/**
+ * Most characters of a region's source before it is compiled as two. V8 never optimizes a function
+ * whose bytecode passes its --max-optimized-bytecode-size (60 KiB): such a region ran unoptimized
+ * for good, at 5-6 MIPS where the interpreter runs 55 (a loop of 130 loads and adds, 78 KB of
+ * source; 125 of them, 75 KB, ran at 289). Source is not bytecode, so the cap is about half that,
+ * for code that compiles to more bytecode per character; the corpus's biggest region is 35 KB.
+ */
+export const MAX_REGION_SOURCE = 40_000;
 
 /** The highest threshold (BlockCompilerOptions.threshold): the heat table counts in 16 bits. */
 export const MAX_THRESHOLD = 65535;
@@ -309,6 +324,16 @@ export class BlockCompiler {
       this.keep(pj, marker(pj, offset, first.len, NEVER, null));
       return;
     }
+    this.install(pj, plan, extra);
+    this.stats.compileMs += now() - t0;
+  }
+
+  /**
+   * Compiles `plan` into a region of `pj`'s page, with the blocks at `extra` as entries too, or into
+   * two when its source is too big for V8 ever to optimize (see MAX_REGION_SOURCE): its blocks split
+   * in plan order, each half entered wherever the other jumps into it, so they chain.
+   */
+  private install(pj: PageJit, plan: RegionPlan, extra: ReadonlySet<number>): void {
     // Byte ranges per page, the region's own first.
     const ranges: number[][] = plan.pages.map(() => []);
     for (const b of plan.blocks) ranges[b.page].push(b.start, b.next);
@@ -319,6 +344,10 @@ export class BlockCompiler {
     let cached = FACTORIES.get(key);
     if (cached === undefined) {
       const src = new RegionEmitter(plan, extra).generate();
+      if (src.body.length > MAX_REGION_SOURCE && plan.blocks.length > 1 && plan.pages.length === 1) {
+        for (const half of halves(plan, extra)) this.install(pj, half.plan, half.extra);
+        return;
+      }
       const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', 'XG', src.body) as RegionFactory;
       const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags, regionGate);
       cached = { fn, exits: src.exits, entries: src.entries, needs: src.needs };
@@ -350,7 +379,6 @@ export class BlockCompiler {
     this.keep(pj, region);
     this.stats.compiled++;
     this.stats.blocks += plan.blocks.length;
-    this.stats.compileMs += now() - t0;
   }
 
   /** Installs a region, dropping the oldest one when the ring is full. */
@@ -405,6 +433,41 @@ function worthCompiling(plan: RegionPlan): boolean {
     if (i === null || (i.op !== 1 /* Op.Gate */ && !isCompilable(i))) return false;
   }
   return true;
+}
+
+/**
+ * A one-page plan's blocks split in two in plan order (the entry's half first), each half a plan of
+ * its own whose extra entries are the blocks of it the other half jumps to (and `extra`'s).
+ */
+function halves(plan: RegionPlan, extra: ReadonlySet<number>): { plan: RegionPlan; extra: Set<number> }[] {
+  const { lo: pageLo, hi: pageHi } = plan.pages[0];
+  const cut = Math.ceil(plan.blocks.length / 2);
+  const parts = [plan.blocks.slice(0, cut), plan.blocks.slice(cut)];
+  const targets = (b: PlannedBlock): number[] => {
+    const last = b.insns[b.insns.length - 1];
+    const to = [b.next];
+    if (b.end !== BlockEnd.Fall && b.end !== BlockEnd.Gate) {
+      if (last.op === 39 /* Op.Jcc */ || last.op === 37 /* Op.Jmp */ || last.op === 34 /* Op.Call */)
+        if (last.th === pageHi && (last.tl & -4096) === pageLo) to.push(last.tl & 0xfff);
+    }
+    return to;
+  };
+  return parts.map((blocks, k) => {
+    const mine = new Set(blocks.map((b) => b.start));
+    const entries = new Set([...extra].filter((o) => mine.has(o)));
+    for (const b of parts[1 - k]) for (const t of targets(b)) if (mine.has(t)) entries.add(t);
+    const index = new Map(blocks.map((b, j) => [b.start, j]));
+    return {
+      extra: entries,
+      plan: {
+        blocks,
+        pages: plan.pages,
+        pageOf: plan.pageOf,
+        blockAt: (lo: number, hi: number) =>
+          hi === pageHi && (lo & -4096) === pageLo ? index.get(lo & 0xfff) : undefined,
+      },
+    };
+  });
 }
 
 /** A region with no code (a gate's, an int3's, or the marker of a head not compiled) and its one entry. */
