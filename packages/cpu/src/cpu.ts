@@ -884,11 +884,7 @@ export class Cpu extends CpuTraps {
     const virtual = this.virtualCount;
     const resumed = this.resumeAfterTrap(ExceptionVector.Breakpoint);
     if (resumed === 0) return 0;
-    this.chainTrapRetired = this.retiredCount;
-    this.chainTrapVirtual = this.virtualCount;
-    if (resumed === 2) return 3;
-    if (this.retiredCount !== retired || this.virtualCount !== virtual || this.attention !== 0) return 2;
-    return (this.flags & 0x100) === 0 ? 1 : 4;
+    return this.takenInPlace(resumed, retired, virtual, 4);
   }
 
   /**
@@ -921,15 +917,21 @@ export class Cpu extends CpuTraps {
     const virtual = this.virtualCount;
     const resumed = this.resumeAfterTrap(vector);
     if (resumed === 0) return this.endRun(this.exceptionResult(vector, undefined, undefined, step));
+    return this.takenInPlace(resumed, retired, virtual, 2);
+  }
+
+  /**
+   * The chain's answer after a trap the host took in place (`resumed`, see resumeAfterTrap), whose
+   * counts were `retired` and `virtual` when it was offered: the counts kept for the loop's hard cap,
+   * then 3 after a TLB flush, 2 when guest code ran meanwhile or something needs attention, `tf`
+   * when only TF is set, else 1 (see int3InPlace).
+   */
+  private takenInPlace(resumed: number, retired: number, virtual: number, tf: number): number {
     this.chainTrapRetired = this.retiredCount;
     this.chainTrapVirtual = this.virtualCount;
     if (resumed === 2) return 3;
-    return this.retiredCount === retired &&
-      this.virtualCount === virtual &&
-      this.attention === 0 &&
-      (this.flags & 0x100) === 0
-      ? 1
-      : 2;
+    if (this.retiredCount !== retired || this.virtualCount !== virtual || this.attention !== 0) return 2;
+    return (this.flags & 0x100) === 0 ? 1 : tf;
   }
 
   /** Leaves `result` for the loop to return once the chain stops (see {@link stepInPlace}). */

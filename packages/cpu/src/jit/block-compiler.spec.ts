@@ -62,6 +62,17 @@ function state(cpu: Cpu, r: RunResult) {
   return { r: { ...r }, ctx: cpu.saveContext() };
 }
 
+/** The state after each run(budget), up to the first that stops for another reason (at most `most` runs). */
+function runs(cpu: Cpu, budget: number, most: number) {
+  const out = [];
+  for (let k = 0; k < most; k++) {
+    const s = state(cpu, cpu.run(budget));
+    out.push(s);
+    if (s.r.reason !== 'budget') break;
+  }
+  return out;
+}
+
 describe(BlockCompiler, () => {
   it('should stop a block right after a store into its own code, so the next instruction runs patched', () => {
     // mov [rip+2], cl (the add's imm8); add eax, 1; inc ecx; dec r15; jnz back; hlt
@@ -149,13 +160,7 @@ describe(BlockCompiler, () => {
         const [a, b, jit] = both(
           ({ cpu }) => {
             start(cpu, 20n);
-            const out = [];
-            for (let k = 0; k < 2000; k++) {
-              const s = state(cpu, cpu.run(budget));
-              out.push(s);
-              if (s.r.reason !== 'budget') break;
-            }
-            return out;
+            return runs(cpu, budget, 2000);
           },
           code,
           { threshold: 8 },
@@ -695,13 +700,7 @@ describe(BlockCompiler, () => {
       cpu.setReg(Reg.RSI, BUF);
       cpu.setReg(Reg.RDI, BUF + 520n * 80n);
       cpu.rip = CODE;
-      const out = [];
-      for (let k = 0; k < 10_000; k++) {
-        const r = state(cpu, cpu.run(budget));
-        out.push(r);
-        if (r.r.reason !== 'budget') break;
-      }
-      return out;
+      return runs(cpu, budget, 10_000);
     }
 
     it('should leave with those flags at every budget, as the interpreter does', () => {

@@ -58,6 +58,19 @@ export const ChainStop = {
   Result: 6,
 } as const;
 
+/**
+ * Why a chain stops after an int3 (or its single-step), by what `int3InPlace` or `stepInPlace`
+ * answered other than 1 (go on) and 4 (step first).
+ */
+const TRAP_STOP: readonly number[] = [
+  ChainStop.TrapExit,
+  ChainStop.None,
+  ChainStop.TrapHandled,
+  ChainStop.GateHandled,
+  ChainStop.None,
+  ChainStop.Result,
+];
+
 /** What {@link runGate} answers. */
 export const GateRun = {
   /** The host ran in place, and nothing the run loop must see changed: go on where it moved RIP. */
@@ -204,14 +217,7 @@ export class RegionChain {
           } else taken = 2;
         }
         if (taken !== 1) {
-          this.stop =
-            taken === 0
-              ? ChainStop.TrapExit
-              : taken === 2
-                ? ChainStop.TrapHandled
-                : taken === 5
-                  ? ChainStop.Result
-                  : ChainStop.GateHandled;
+          this.stop = TRAP_STOP[taken];
           break;
         }
         left--;
