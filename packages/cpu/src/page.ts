@@ -1,4 +1,5 @@
 import type { Insn } from './insn.js';
+import { PAGE_ARENA } from './page-arena.js';
 import { PAGE_SIZE } from './page-flags.js';
 
 /** Compiled code derived from a page's bytes: it must drop what overlaps every write. */
@@ -22,9 +23,13 @@ export const MAX_INSN_LENGTH = 15;
  * @see Intel SDM Vol. 3A §4.5 (paging) and §11.6 (self-modifying code)
  */
 export class Page {
-  // Annotated: an inferred `Uint8Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
-  readonly data: Uint8Array = new Uint8Array(PAGE_SIZE);
-  readonly view: DataView = new DataView(this.data.buffer);
+  readonly data: Uint8Array;
+  readonly view: DataView;
+  /**
+   * Where the bytes are in the page arena's WebAssembly memory ({@link PAGE_ARENA}), or -1 when the
+   * page has a buffer of its own.
+   */
+  readonly offset: number;
   flags: number;
   /** Decoded instruction per start offset, or null when nothing on the page was decoded. */
   code: (Insn | null)[] | null = null;
@@ -45,6 +50,10 @@ export class Page {
 
   constructor(flags: number) {
     this.flags = flags;
+    const bytes = PAGE_ARENA.allocate();
+    this.data = bytes.data;
+    this.view = bytes.view;
+    this.offset = bytes.offset;
   }
 
   /** The decode cache of this page, created on first use. */
