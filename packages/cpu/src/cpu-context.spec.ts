@@ -65,9 +65,11 @@ const FIELDS = {
   caches: [
     'rTagLo',
     'rTagHi',
+    'rOff',
     'rPage',
     'wTagLo',
     'wTagHi',
+    'wOff',
     'wPage',
     'fTagLo',
     'fTagHi',
@@ -94,6 +96,8 @@ const FIELDS = {
     'gateExit',
     'jit',
   ],
+  /** Where the registers and TLBs are in the page arena's memory (fixed when the CPU is built). */
+  layout: ['regsOffset', 'rTlbOffset', 'wTlbOffset'],
 } as const;
 
 /** sti; nop; nop; hlt at 0x400000. */

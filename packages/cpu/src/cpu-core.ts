@@ -4,6 +4,7 @@ import { CpuState } from './cpu-state.js';
 import { ExceptionVector } from './exception-vector.js';
 import type { Insn } from './insn.js';
 import { Page } from './page.js';
+import { int32Slot } from './page-arena.js';
 import { PageFlags } from './page-flags.js';
 
 /** TLB entries (direct-mapped by page number; the mask 255 appears as a literal on the hot path). */
@@ -85,13 +86,21 @@ export class CpuCore extends CpuState {
   /** Address of the memory destination read by readDst. */
   mal = 0;
   mah = 0;
-  // Annotated: an inferred `Int32Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
-  readonly rTagLo: Int32Array = new Int32Array(TLB_SIZE).fill(1);
-  readonly rTagHi: Int32Array = new Int32Array(TLB_SIZE);
+  readonly rTagLo: Int32Array;
+  readonly rTagHi: Int32Array;
+  /** Per read entry, its page's offset in the page arena's memory (Page.offset, -1 for none). */
+  readonly rOff: Int32Array;
   readonly rPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
-  readonly wTagLo: Int32Array = new Int32Array(TLB_SIZE).fill(1);
-  readonly wTagHi: Int32Array = new Int32Array(TLB_SIZE);
+  readonly wTagLo: Int32Array;
+  readonly wTagHi: Int32Array;
+  readonly wOff: Int32Array;
   readonly wPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
+  /**
+   * Where the read and the write TLB are in the page arena's memory (tag low halves, high halves,
+   * page offsets: 1 KiB each), for code compiled to WebAssembly; -1 when they have arrays of their own.
+   */
+  readonly rTlbOffset: number;
+  readonly wTlbOffset: number;
   readonly fTagLo: Int32Array = new Int32Array(TLB_SIZE).fill(1);
   readonly fTagHi: Int32Array = new Int32Array(TLB_SIZE);
   readonly fPage: Page[] = new Array<Page>(TLB_SIZE).fill(DUMMY);
@@ -106,6 +115,15 @@ export class CpuCore extends CpuState {
   constructor(addressSpace: AddressSpace) {
     super();
     this.addressSpaceRef = addressSpace;
+    const r = int32Slot([TLB_SIZE, TLB_SIZE, TLB_SIZE]);
+    const w = int32Slot([TLB_SIZE, TLB_SIZE, TLB_SIZE]);
+    [this.rTagLo, this.rTagHi, this.rOff] = r.arrays;
+    [this.wTagLo, this.wTagHi, this.wOff] = w.arrays;
+    this.rTlbOffset = r.offset;
+    this.wTlbOffset = w.offset;
+    // A tag low half of 1 is never page-aligned: no entry matches yet.
+    this.rTagLo.fill(1);
+    this.wTagLo.fill(1);
   }
 
   /** Forgets every cached translation (a tag low half of 1 is never page-aligned, so never matches). @see Intel SDM Vol. 3A §4.10.4.1 (MOV to CR3 flushes the TLB) */
@@ -159,12 +177,14 @@ export class CpuCore extends CpuState {
       if (cached) {
         this.rTagLo[i] = lo & -4096;
         this.rTagHi[i] = hi;
+        this.rOff[i] = page.offset;
         this.rPage[i] = page;
       }
       if (access === Access.Write) {
         if (cached) {
           this.wTagLo[i] = lo & -4096;
           this.wTagHi[i] = hi;
+          this.wOff[i] = page.offset;
           this.wPage[i] = page;
         }
         this.addressSpaceRef.noteWriteTranslation(lo, hi, page);

@@ -1,5 +1,6 @@
 import { imulOverflow } from './imul-overflow.js';
 import { LazyOp, msb, PARITY } from './lazy-flags.js';
+import { int32Slot } from './page-arena.js';
 
 const ARITH = 0x8d5;
 
@@ -9,17 +10,28 @@ const ARITH = 0x8d5;
  * @see Intel SDM Vol. 1 §3.4 (basic program execution registers)
  */
 export class CpuState {
-  // Annotated: an inferred `Int32Array<ArrayBuffer>` in the .d.ts would need TypeScript >= 5.7.
   /** Low 32 bits of each GPR. */
-  readonly R: Int32Array = new Int32Array(16);
+  readonly R: Int32Array;
   /** High 32 bits of each GPR. */
-  readonly H: Int32Array = new Int32Array(16);
+  readonly H: Int32Array;
+  /**
+   * Where R and H are in the page arena's memory (R, then H: 64 bytes each), for code compiled to
+   * WebAssembly; -1 when they are arrays of their own.
+   */
+  readonly regsOffset: number;
   ripLo = 0;
   ripHi = 0;
   /** RFLAGS; its arithmetic bits are stale while `lop` is not LazyOp.None. */
   flags = 2;
   /** Second return value of helpers that produce 64 bits (the high half). */
   vh = 0;
+
+  constructor() {
+    const { arrays, offset } = int32Slot([16, 16]);
+    this.R = arrays[0];
+    this.H = arrays[1];
+    this.regsOffset = offset;
+  }
 
   /** Folds the lazy state into `flags` and returns the full RFLAGS value. */
   materialize(): number {

@@ -3,6 +3,8 @@ import { AddressSpace } from './address-space.js';
 import type { Page } from './page.js';
 import { PAGE_ARENA, PageArena } from './page-arena.js';
 import { PAGE_SIZE, PageFlags } from './page-flags.js';
+import { Reg } from './reg.js';
+import { TEST_LAYOUT, testMachine } from './test-machine.fixture.js';
 import { WASM, type WasmApi } from './wasm-api.js';
 
 /**
@@ -51,21 +53,52 @@ describe('PageArena', () => {
     expect(load(offsets[2])).toBe(0);
   });
 
+  it("keeps a CPU's registers and data TLB there, with each entry's page offset, and marks the pages with decoded code", () => {
+    // mov rax, [0x600008]; mov [0x600010], rax
+    const { cpu, as, run } = testMachine([
+      0x48, 0x8b, 0x04, 0x25, 0x08, 0x00, 0x60, 0x00, 0x48, 0x89, 0x04, 0x25, 0x10, 0x00, 0x60, 0x00,
+    ]);
+    as.writeU64(TEST_LAYOUT.data + 8n, 0x8877665544332211n);
+    expect(run().reason).toBe('hlt');
+    const load = loader(PAGE_ARENA.memory);
+    const int32At = (at: number) => load(at) | (load(at + 1) << 8) | (load(at + 2) << 16) | (load(at + 3) << 24);
+    expect(cpu.regsOffset).toBeGreaterThan(0);
+    expect(int32At(cpu.regsOffset + Reg.RAX * 4)).toBe(0x44332211);
+    expect(int32At(cpu.regsOffset + 64 + Reg.RAX * 4)).toBe(0x88776655 | 0);
+    expect(int32At(cpu.regsOffset + Reg.RSP * 4)).toBe(Number(TEST_LAYOUT.stackTop));
+    const data = as.lookup(Number(TEST_LAYOUT.data), 0) as Page;
+    const code = as.lookup(Number(TEST_LAYOUT.code), 0) as Page;
+    // The data page's entries (the slot's tag halves, then the page offset) in both TLBs.
+    const slot = (Number(TEST_LAYOUT.data) >>> 12) & 255;
+    for (const base of [cpu.rTlbOffset, cpu.wTlbOffset]) {
+      expect(int32At(base + slot * 4)).toBe(Number(TEST_LAYOUT.data));
+      expect(int32At(base + 1024 + slot * 4)).toBe(0);
+      expect(int32At(base + 2048 + slot * 4)).toBe(data.offset);
+    }
+    const map = PAGE_ARENA.codeMap as Uint8Array;
+    expect(map[code.offset / PAGE_SIZE]).toBe(1);
+    expect(map[data.offset / PAGE_SIZE]).toBe(0);
+    as.unmap(TEST_LAYOUT.code, PAGE_SIZE);
+    expect(map[code.offset / PAGE_SIZE]).toBe(0);
+  });
+
   it("keeps a page's views valid while the memory grows (a shared memory's buffer is not detached)", () => {
     const arena = new PageArena({ growBytes: 65536 });
     const first = arena.allocate();
     first.data[7] = 0xab;
     const later = Array.from({ length: 40 }, () => arena.allocate());
-    expect(arena.bytes).toBe(3 * 65536);
+    // The code map (1 MiB for 4 GiB of slots), then three growths of 16 slots.
+    expect(arena.bytes).toBe((1 << 20) + 3 * 65536);
     expect(first.data[7]).toBe(0xab);
     first.view.setUint32(100, 0xdeadbeef, true);
     expect(first.data[100]).toBe(0xef);
     expect(loader(arena.memory)(first.offset + 7)).toBe(0xab);
-    expect(later.map((b) => b.offset)).toEqual(later.map((_, k) => (k + 1) * PAGE_SIZE));
+    expect(later.map((b) => b.offset)).toEqual(later.map((_, k) => first.offset + (k + 1) * PAGE_SIZE));
   });
 
   it('gives a page a buffer of its own once the memory is at its maximum, and where there is no memory', () => {
-    const arena = new PageArena({ maxBytes: 65536, growBytes: 65536 });
+    // 64 KiB of code map (a byte per slot), then 15 slots.
+    const arena = new PageArena({ maxBytes: 65536 * 2, growBytes: 65536 });
     const inMemory = Array.from({ length: 16 }, () => arena.allocate());
     expect(inMemory.every((b) => b.offset >= 0)).toBe(true);
     const own = arena.allocate();
@@ -74,6 +107,7 @@ describe('PageArena', () => {
     own.view.setUint16(4094, 0x1234, true);
     expect(own.data[4095]).toBe(0x12);
     expect(arena.pagesInUse).toBe(16);
+    expect(inMemory[0].offset).toBe(65536);
 
     const none = new PageArena({ memory: false });
     expect(none.memory).toBeNull();

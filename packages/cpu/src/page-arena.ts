@@ -21,7 +21,7 @@ export interface PageArenaOptions {
   readonly memory?: boolean;
 }
 
-/** A slot's two views; the slot is free once both are collected. */
+/** A slot and how many of its views are not collected yet; it is free once none is left. */
 interface Slot {
   readonly at: number;
   live: number;
@@ -31,7 +31,7 @@ interface Slot {
  * Where guest pages keep their bytes: one shared WebAssembly memory, so that code compiled to
  * WebAssembly can load and store guest memory itself, at a page's {@link PageBytes.offset}. Every
  * page is a view of it, as a page of its own buffer was; a shared memory's buffer is never detached
- * when it grows, so a page's views stay valid. A slot is reused once both views of its page are
+ * when it grows, so a page's views stay valid. A slot is reused once every view of it is
  * collected (a FinalizationRegistry; nothing a guest sees depends on which slot a page has), and is
  * zeroed when it is. Where there is no WebAssembly, no SharedArrayBuffer (a browser page that is not
  * cross-origin isolated), or the memory is full, a page gets a buffer of its own, as before: the
@@ -40,7 +40,15 @@ interface Slot {
 export class PageArena {
   /** The memory, or null where there is none. */
   readonly memory: WasmMemory | null;
+  /**
+   * One byte per slot of the memory, at its start (index: a slot's offset / 4096): 1 while the
+   * page in the slot has decoded code (Page.code), whose every write compiled code must leave to the
+   * interpreter, which tells the page; null without a memory.
+   */
+  readonly codeMap: Uint8Array | null;
   private readonly maxBytes: number;
+  /** Bytes of the code map (whole WebAssembly pages): the slots start after it. */
+  private readonly mapBytes: number;
   private readonly growPages: number;
   /** The memory's buffer as of its last growth (it covers every slot handed out). */
   private buffer: ArrayBufferLike | null;
@@ -55,34 +63,61 @@ export class PageArena {
   constructor(options: PageArenaOptions = {}) {
     this.maxBytes = Math.floor((options.maxBytes ?? 2 ** 32) / WASM_PAGE) * WASM_PAGE;
     this.growPages = Math.max(1, Math.ceil((options.growBytes ?? 4 << 20) / WASM_PAGE));
-    this.memory = options.memory === false ? null : sharedMemory(this.maxBytes / WASM_PAGE);
-    this.buffer = this.memory?.buffer ?? null;
+    let memory = options.memory === false ? null : sharedMemory(this.maxBytes / WASM_PAGE);
+    // The code map, a byte for each slot the memory may hold, takes the first slots.
+    const mapBytes = Math.ceil(this.maxBytes / PAGE_SIZE / WASM_PAGE) * WASM_PAGE;
+    this.mapBytes = mapBytes;
+    if (memory !== null && mapBytes < this.maxBytes) {
+      try {
+        memory.grow(mapBytes / WASM_PAGE);
+      } catch {
+        memory = null;
+      }
+    } else memory = null;
+    this.memory = memory;
+    this.buffer = memory?.buffer ?? null;
+    this.codeMap = memory === null ? null : new Uint8Array(memory.buffer, 0, this.maxBytes / PAGE_SIZE);
+    this.size = this.top = memory === null ? 0 : mapBytes;
   }
 
   /** Slots handed out and not yet reclaimed. */
   get pagesInUse(): number {
-    return (this.top - this.free.length * PAGE_SIZE) / PAGE_SIZE;
+    return this.memory === null ? 0 : (this.top - this.mapBytes - this.free.length * PAGE_SIZE) / PAGE_SIZE;
   }
 
-  /** Bytes of the memory (0 without one). */
+  /** Bytes of the memory, its code map included (0 without one). */
   get bytes(): number {
     return this.size;
   }
 
   /** A zeroed page's bytes: a slot of the memory when it has room, else a buffer of its own. */
   allocate(): PageBytes {
-    const at = this.slot();
-    if (at < 0) {
+    const slot = this.views(
+      (buffer, at) => [new Uint8Array(buffer, at, PAGE_SIZE), new DataView(buffer, at, PAGE_SIZE)] as const,
+    );
+    if (slot === null) {
       const data = new Uint8Array(PAGE_SIZE);
       return { data, view: new DataView(data.buffer), offset: -1 };
     }
-    const buffer = this.buffer as ArrayBufferLike;
-    const data = new Uint8Array(buffer, at, PAGE_SIZE);
-    const view = new DataView(buffer, at, PAGE_SIZE);
-    const slot: Slot = { at, live: 2 };
-    this.registry.register(data, slot);
-    this.registry.register(view, slot);
-    return { data, view, offset: at };
+    const [data, view] = slot.views;
+    return { data, view, offset: slot.offset };
+  }
+
+  /**
+   * The views `make` makes of a zeroed slot of the memory at `at` (a page's bytes, a CPU's
+   * registers and TLB), or null when there is no room: the slot is reused once every one of them
+   * is collected, so a caller must keep what it uses of the slot in these views, not in others it
+   * derives from them.
+   */
+  views<T extends readonly object[]>(
+    make: (buffer: ArrayBufferLike, at: number) => T,
+  ): { views: T; offset: number } | null {
+    const at = this.slot();
+    if (at < 0) return null;
+    const views = make(this.buffer as ArrayBufferLike, at);
+    const slot: Slot = { at, live: views.length };
+    for (const v of views) this.registry.register(v, slot);
+    return { views, offset: at };
   }
 
   /** The offset of a free slot (a reused one zeroed), or -1. */
@@ -90,6 +125,7 @@ export class PageArena {
     const reused = this.free.pop();
     if (reused !== undefined) {
       new Uint8Array(this.buffer as ArrayBufferLike, reused, PAGE_SIZE).fill(0);
+      (this.codeMap as Uint8Array)[reused / PAGE_SIZE] = 0;
       return reused;
     }
     const memory = this.memory;
@@ -123,3 +159,21 @@ function sharedMemory(maximum: number): WasmMemory | null {
 
 /** The arena every {@link Page} takes its bytes from (one per process, or per worker). */
 export const PAGE_ARENA = new PageArena();
+
+/**
+ * Int32Arrays of the given lengths, one after another in one slot of {@link PAGE_ARENA} (where code
+ * compiled to WebAssembly reads them, from `offset` on), or arrays of their own (`offset` -1) where
+ * the arena has no room or no memory. At most a slot's worth (1,024 ints) in all.
+ */
+export function int32Slot(lengths: readonly number[]): { readonly arrays: Int32Array[]; readonly offset: number } {
+  const slot = PAGE_ARENA.views((buffer, at) => {
+    let o = at;
+    return lengths.map((n) => {
+      const a = new Int32Array(buffer, o, n);
+      o += n * 4;
+      return a;
+    });
+  });
+  if (slot !== null) return { arrays: slot.views, offset: slot.offset };
+  return { arrays: lengths.map((n) => new Int32Array(n)), offset: -1 };
+}

@@ -58,7 +58,11 @@ export class Page {
 
   /** The decode cache of this page, created on first use. */
   codeArray(): (Insn | null)[] {
-    if (this.code === null) this.code = new Array<Insn | null>(PAGE_SIZE).fill(null);
+    if (this.code === null) {
+      this.code = new Array<Insn | null>(PAGE_SIZE).fill(null);
+      // Compiled code leaves a store to a page with decoded code to the interpreter (PageArena.codeMap).
+      if (this.offset >= 0) (PAGE_ARENA.codeMap as Uint8Array)[this.offset / PAGE_SIZE] = 1;
+    }
     return this.code;
   }
 
@@ -92,5 +96,6 @@ export class Page {
     }
     this.code = null;
     this.straddlers = null;
+    if (this.offset >= 0) (PAGE_ARENA.codeMap as Uint8Array)[this.offset / PAGE_SIZE] = 0;
   }
 }
