@@ -47,7 +47,8 @@ const FIELDS = {
   /**
    * Scratch values within one instruction or one exit (atDebugStop: the exit's reason, the host
    * clears it; chainTrap*: an int3 the compiled-code chain took in place, and chainResult: what a
-   * single-step it ran ended the run with, both for the run loop).
+   * single-step it ran ended the run with, both for the run loop; exchange: what code compiled to
+   * WebAssembly takes and leaves).
    */
   scratch: [
     'vh',
@@ -60,6 +61,7 @@ const FIELDS = {
     'chainTrapRetired',
     'chainTrapVirtual',
     'chainResult',
+    'exchange',
   ],
   /** Caches a restore drops (it flushes the TLB; the run loop re-derives the rest). */
   caches: [

@@ -15,10 +15,16 @@ export class CpuState {
   /** High 32 bits of each GPR. */
   readonly H: Int32Array;
   /**
-   * Where R and H are in the page arena's memory (R, then H: 64 bytes each), for code compiled to
-   * WebAssembly; -1 when they are arrays of their own.
+   * Where R and H are in the page arena's memory (R, then H: 64 bytes each, then {@link exchange}),
+   * for code compiled to WebAssembly; -1 when they are arrays of their own.
    */
   readonly regsOffset: number;
+  /**
+   * What code compiled to WebAssembly takes and leaves besides the registers (it reaches no JS
+   * object): the lazy-flag record in its fields' order, RFLAGS, RIP's halves and the instructions it
+   * retired (see jit/wasm/wasm-region.ts). Scratch: nothing reads it between two such runs.
+   */
+  readonly exchange: Int32Array;
   ripLo = 0;
   ripHi = 0;
   /** RFLAGS; its arithmetic bits are stale while `lop` is not LazyOp.None. */
@@ -27,9 +33,10 @@ export class CpuState {
   vh = 0;
 
   constructor() {
-    const { arrays, offset } = int32Slot([16, 16]);
+    const { arrays, offset } = int32Slot([16, 16, 16]);
     this.R = arrays[0];
     this.H = arrays[1];
+    this.exchange = arrays[2];
     this.regsOffset = offset;
   }
 

@@ -30,7 +30,7 @@ export interface CpuOptions {
   /**
    * The block compiler: true (or its options) compiles hot code to JavaScript, false interprets
    * everything. Default: on, unless the environment says `INT3_JIT=0`; `INT3_JIT_THRESHOLD=N` sets
-   * its threshold.
+   * its threshold, `INT3_JIT_WASM=0` turns off its WebAssembly back end (BlockCompilerOptions.wasm).
    */
   jit?: boolean | BlockCompilerOptions;
 }
@@ -48,14 +48,15 @@ export function compilerFromEnvironment(
   ).process?.env,
 ): boolean | BlockCompilerOptions {
   if (env?.INT3_JIT === '0') return false;
+  const wasm = env?.INT3_JIT_WASM === '0' ? { wasm: false } : {};
   const given = env?.INT3_JIT_THRESHOLD;
-  if (given === undefined || given === '') return true;
+  if (given === undefined || given === '') return env?.INT3_JIT_WASM === '0' ? wasm : true;
   const threshold = Number(given);
   if (!Number.isInteger(threshold) || threshold < 1 || threshold > MAX_THRESHOLD)
     throw new RangeError(
       `INT3_JIT_THRESHOLD=${given}: a whole number of visits from 1 to ${MAX_THRESHOLD} was expected`,
     );
-  return { threshold };
+  return { threshold, ...wasm };
 }
 
 /**
@@ -109,7 +110,8 @@ export class Cpu extends CpuTraps {
     super(options.addressSpace, options.id ?? 0);
     this.io = options.io;
     const jit = options.jit ?? compilerFromEnvironment();
-    this.jit = jit === false ? null : new BlockCompiler(jit === true ? {} : jit);
+    const arenaState = this.regsOffset >= 0 && this.rTlbOffset >= 0 && this.wTlbOffset >= 0;
+    this.jit = jit === false ? null : new BlockCompiler(jit === true ? {} : jit, arenaState);
     const cpu = this;
     this.gateExit = Object.freeze({
       reason: 'gate' as const,

@@ -20,8 +20,11 @@ interface Start {
   readonly iterations: number;
 }
 
-/** Options of the compiler under test: the default limits, and small regions that chain at every block. */
-type JitOptions = { threshold: number; maxBlocks?: number; maxInsns?: number };
+/**
+ * Options of the compiler under test: the default limits, and small regions that chain at every
+ * block; with or without its WebAssembly back end.
+ */
+type JitOptions = { threshold: number; maxBlocks?: number; maxInsns?: number; wasm?: boolean };
 
 /** Iterations added to a case's own (1–5), so that regions are compiled, linked, then chained. */
 const CHAIN_ITERATIONS = 12;
@@ -99,6 +102,8 @@ function differential(options: JitOptions, name: string, extraIterations = 0) {
   let retired = 0;
   let compiled = 0;
   let chained = 0;
+  let regions = 0;
+  let wasm = 0;
   fc.assert(
     fc.property(
       fc.array(pieceArbitrary, { minLength: 1, maxLength: 14 }),
@@ -119,11 +124,13 @@ function differential(options: JitOptions, name: string, extraIterations = 0) {
         retired += jit.cpu.retired;
         compiled += jit.cpu.jit?.stats.retired ?? 0;
         chained += jit.cpu.jit?.stats.chained ?? 0;
+        regions += jit.cpu.jit?.stats.compiled ?? 0;
+        wasm += jit.cpu.jit?.stats.wasm ?? 0;
       },
     ),
     { numRuns: FUZZ_RUNS, seed: seedFor(name) },
   );
-  return { retired, compiled, chained };
+  return { retired, compiled, chained, regions, wasm };
 }
 
 describe("the interpreter's two dispatches", () => {
@@ -139,11 +146,11 @@ describe("the interpreter's two dispatches", () => {
   );
 });
 
-describe('the block compiler against the interpreter', () => {
+describe("the block compiler's JavaScript back end against the interpreter", () => {
   it(
     'should leave every register, flag, byte, count and fault as the interpreter does, at every budget stop',
     () => {
-      const { retired, compiled } = differential({ threshold: 1 }, 'jit-differential');
+      const { retired, compiled } = differential({ threshold: 1, wasm: false }, 'jit-differential');
       // The comparison means something only if compiled code ran most of the time.
       expect(compiled / retired).toBeGreaterThan(0.3);
       // A long campaign (INT3_FUZZ_RUNS): about 3 ms a case here, 40 allowed.
@@ -155,13 +162,41 @@ describe('the block compiler against the interpreter', () => {
     'should do the same with one block per region, every region chained into the next',
     () => {
       const { retired, compiled, chained } = differential(
-        { threshold: 1, maxBlocks: 1, maxInsns: 6 },
+        { threshold: 1, maxBlocks: 1, maxInsns: 6, wasm: false },
         'jit-differential-chained',
         CHAIN_ITERATIONS,
       );
       expect(compiled / retired).toBeGreaterThan(0.2);
       // Regions went straight from one to the next without the run loop, many times.
       expect(chained).toBeGreaterThan(FUZZ_RUNS);
+    },
+    Math.max(60_000, FUZZ_RUNS * 40),
+  );
+});
+
+describe("the block compiler's WebAssembly back end against the interpreter", () => {
+  it(
+    'should leave every register, flag, byte, count and fault as the interpreter does, at every budget stop',
+    () => {
+      const { retired, compiled, regions, wasm } = differential({ threshold: 1, wasm: true }, 'jit-differential-wasm');
+      expect(compiled / retired).toBeGreaterThan(0.3);
+      // The regions it takes whole (no instruction it does not write) ran as WebAssembly.
+      expect(wasm / regions).toBeGreaterThan(0.1);
+    },
+    Math.max(60_000, FUZZ_RUNS * 40),
+  );
+
+  it(
+    'should do the same with one block per region, every region chained into the next',
+    () => {
+      const { retired, compiled, chained, regions, wasm } = differential(
+        { threshold: 1, maxBlocks: 1, maxInsns: 6, wasm: true },
+        'jit-differential-wasm-chained',
+        CHAIN_ITERATIONS,
+      );
+      expect(compiled / retired).toBeGreaterThan(0.2);
+      expect(chained).toBeGreaterThan(FUZZ_RUNS);
+      expect(wasm / regions).toBeGreaterThan(0.3);
     },
     Math.max(60_000, FUZZ_RUNS * 40),
   );

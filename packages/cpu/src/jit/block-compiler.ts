@@ -23,6 +23,8 @@ import {
   type RegionPlan,
 } from './region-plan.js';
 import { NO_ENTRIES, RegionEmitter } from './region-source.js';
+import { compileWasmRegion } from './wasm/wasm-install.js';
+import { wasmTakes } from './wasm/wasm-region.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
 const EXECUTORS = {
@@ -104,12 +106,22 @@ type RegionFactory = (
   xg: typeof regionGate,
 ) => RegionFunction;
 
+/** A compiled region's function, its count of static exits, its entry blocks and the budget each needs. */
+interface Compiled {
+  readonly fn: RegionFunction;
+  readonly exits: number;
+  readonly entries: number[];
+  readonly needs: number[];
+  /** Compiled to WebAssembly. */
+  readonly wasm: boolean;
+}
+
 /**
  * Region functions by {@link regionKey}, least recently used first (shared by all CPUs: the key
  * says everything the source depends on), with their count of static exits, the blocks they can
  * be entered at and the budget each of those needs.
  */
-const FACTORIES = new Map<string, { fn: RegionFunction; exits: number; entries: number[]; needs: number[] }>();
+const FACTORIES = new Map<string, Compiled>();
 
 /**
  * What a region's source depends on: its pages' addresses, its blocks' pages and bounds (and which
@@ -127,6 +139,13 @@ function regionKey(plan: RegionPlan, extra: ReadonlySet<number>): string {
   return key;
 }
 const MAX_FACTORIES = 2048;
+/**
+ * Regions compiled to WebAssembly (BlockCompilerOptions.wasm) by {@link regionKey}, as FACTORIES
+ * holds those compiled to JavaScript (a plan the WebAssembly back end takes on one CPU may go to
+ * JavaScript on another, whose state is not in the page arena).
+ */
+const WASM_FACTORIES = new Map<string, Compiled>();
+const MAX_WASM_FACTORIES = 2048;
 /**
  * Most characters of a region's source before it is compiled as two. V8 never optimizes a function
  * whose bytecode passes its --max-optimized-bytecode-size (60 KiB): such a region ran unoptimized
@@ -167,6 +186,15 @@ export interface BlockCompilerOptions {
    * as entries; default 64.
    */
   readonly innerThreshold?: number;
+  /**
+   * Compiles the regions the WebAssembly back end takes (jit/wasm/wasm-region.ts: one page, no
+   * gate, the integer moves, ALU ops and branches of compiled C) to WebAssembly, the others to
+   * JavaScript; default true. V8 compiles WebAssembly in about a millisecond (Liftoff), where its
+   * optimizing compiler takes 50-100 ms on a region's JavaScript, which meanwhile runs slower than
+   * the interpreter. Needs the page arena's memory (page-arena.ts); without it, everything is
+   * compiled to JavaScript.
+   */
+  readonly wasm?: boolean;
 }
 
 /**
@@ -180,6 +208,8 @@ export interface BlockCompilerOptions {
 export class BlockCompiler {
   readonly threshold: number;
   readonly innerThreshold: number;
+  /** Whether regions the WebAssembly back end takes are compiled to WebAssembly (see BlockCompilerOptions.wasm). */
+  readonly wasm: boolean;
   /** Inner entries reached since the run loop last ran compiled code (it zeroes this then). */
   innerRun = 0;
   /** Times each block head (hashed by address) was reached without a region. */
@@ -192,6 +222,7 @@ export class BlockCompiler {
     compiled: 0,
     blocks: 0,
     generated: 0,
+    wasm: 0,
     refused: 0,
     inner: 0,
     widened: 0,
@@ -208,7 +239,12 @@ export class BlockCompiler {
   /** Runs compiled regions one after another (see {@link RegionChain}). */
   readonly chain: RegionChain;
 
-  constructor(options: BlockCompilerOptions = {}) {
+  /**
+   * `arenaState`: whether the CPU's registers and TLBs are in the page arena's memory (CpuState.regsOffset,
+   * CpuCore.rTlbOffset/wTlbOffset), where WebAssembly reaches them.
+   */
+  constructor(options: BlockCompilerOptions = {}, arenaState = false) {
+    this.wasm = (options.wasm ?? true) && arenaState;
     this.threshold = Math.max(1, Math.min(MAX_THRESHOLD, options.threshold ?? 1024));
     this.innerThreshold = Math.max(1, options.innerThreshold ?? 64);
     this.limits = { maxBlocks: Math.max(1, options.maxBlocks ?? 48), maxInsns: Math.max(1, options.maxInsns ?? 512) };
@@ -340,9 +376,18 @@ export class BlockCompiler {
     // The same instructions at the same address (a forked child's copy of a page, a new machine's
     // kernel text) give the same source: its factory is reused, and with it what V8 compiled and
     // learnt; the key (address, block bounds, bytes, costs) is cheaper to build than the source.
+    const wasm = this.wasm && wasmTakes(plan);
     const key = regionKey(plan, extra);
-    let cached = FACTORIES.get(key);
-    if (cached === undefined) {
+    // Regions compiled to WebAssembly have a cache of their own (a module and its instance cost V8
+    // about 50 KB, against a few for a factory of JavaScript source).
+    const cache = wasm ? WASM_FACTORIES : FACTORIES;
+    let cached = cache.get(key);
+    const compiled = cached === undefined && wasm ? compileWasmRegion(plan, extra) : null;
+    if (compiled !== null) {
+      cached = compiled;
+      if (cache.size >= MAX_WASM_FACTORIES) cache.delete(cache.keys().next().value as string);
+      this.stats.generated++;
+    } else if (cached === undefined) {
       const src = new RegionEmitter(plan, extra).generate();
       if (src.body.length > MAX_REGION_SOURCE && plan.blocks.length > 1 && plan.pages.length === 1) {
         for (const half of halves(plan, extra)) this.install(pj, half.plan, half.extra);
@@ -350,11 +395,11 @@ export class BlockCompiler {
       }
       const factory = new Function('T', 'P', 'IO', 'X', 'F', 'XE', 'XF', 'XG', src.body) as RegionFactory;
       const fn = factory(src.table, PARITY, imulOverflow, EXECUTORS, FAULT_BOX, execute, executeFlags, regionGate);
-      cached = { fn, exits: src.exits, entries: src.entries, needs: src.needs };
-      if (FACTORIES.size >= MAX_FACTORIES) FACTORIES.delete(FACTORIES.keys().next().value as string);
+      cached = { fn, exits: src.exits, entries: src.entries, needs: src.needs, wasm: false };
+      if (cache.size >= MAX_FACTORIES) cache.delete(cache.keys().next().value as string);
       this.stats.generated++;
-    } else FACTORIES.delete(key);
-    FACTORIES.set(key, cached);
+    } else cache.delete(key);
+    cache.set(key, cached);
     // The generated code numbers the instructions block by block, in plan order.
     const insns: Insn[] = [];
     for (const b of plan.blocks) for (const i of b.insns) insns.push(i);
@@ -378,6 +423,7 @@ export class BlockCompiler {
     });
     this.keep(pj, region);
     this.stats.compiled++;
+    if (cached.wasm) this.stats.wasm++;
     this.stats.blocks += plan.blocks.length;
   }
 

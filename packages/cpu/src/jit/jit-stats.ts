@@ -6,6 +6,8 @@ export interface JitStats {
   blocks: number;
   /** Of those, regions whose source was new (the others reused a factory: same code, same address). */
   generated: number;
+  /** Of the regions compiled, those compiled to WebAssembly (BlockCompilerOptions.wasm). */
+  wasm: number;
   /** Heads found not compilable (the first instruction is one the compiler does not take). */
   refused: number;
   /**

@@ -33,11 +33,15 @@ export const W = {
   i64Load: 0x29,
   i32Load8U: 0x2d,
   i32Load16U: 0x2f,
+  i64Load8U: 0x31,
+  i64Load16U: 0x33,
   i64Load32U: 0x35,
   i32Store: 0x36,
   i64Store: 0x37,
   i32Store8: 0x3a,
   i32Store16: 0x3b,
+  i64Store8: 0x3c,
+  i64Store16: 0x3d,
   i64Store32: 0x3e,
   i32Const: 0x41,
   i64Const: 0x42,
@@ -69,6 +73,7 @@ export const W = {
   i32And: 0x71,
   i32Or: 0x72,
   i32Xor: 0x73,
+  i32Popcnt: 0x69,
   i32Shl: 0x74,
   i32ShrS: 0x75,
   i32ShrU: 0x76,
@@ -171,6 +176,13 @@ export class WasmFunction {
     readonly params: readonly number[],
     readonly results: readonly number[],
   ) {}
+
+  /** A function of the same signature and locals as `other`, with no code yet. */
+  static like(other: WasmFunction): WasmFunction {
+    const f = new WasmFunction(other.params, other.results);
+    f.locals.push(...other.locals);
+    return f;
+  }
 
   /** Declares a local of `type`; returns its index. */
   local(type: number): number {
