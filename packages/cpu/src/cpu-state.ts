@@ -15,7 +15,7 @@ export class CpuState {
   /** High 32 bits of each GPR. */
   readonly H: Int32Array;
   /**
-   * Where R and H are in the page arena's memory (R, then H: 64 bytes each, then {@link exchange}),
+   * Where R and H are in the page arena's memory (R, then H: 64 bytes each, then `exchange`),
    * for code compiled to WebAssembly; -1 when they are arrays of their own.
    */
   readonly regsOffset: number;

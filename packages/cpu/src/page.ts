@@ -26,8 +26,8 @@ export class Page {
   readonly data: Uint8Array;
   readonly view: DataView;
   /**
-   * Where the bytes are in the page arena's WebAssembly memory ({@link PAGE_ARENA}), or -1 when the
-   * page has a buffer of its own.
+   * Where the bytes are in the page arena's WebAssembly memory (page-arena.ts), or -1 when the page
+   * has a buffer of its own.
    */
   readonly offset: number;
   flags: number;
