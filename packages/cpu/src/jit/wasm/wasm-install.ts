@@ -31,35 +31,41 @@ interface WasmCpu {
 
 /**
  * The RegionFunction of a region compiled to WebAssembly: the lazy-flag record and RFLAGS put in
- * the exchange area, the module's `run` (which reads and writes the registers in place), then the
- * record, RIP and the counts taken back, as a region compiled to JavaScript leaves them.
+ * the exchange area when it reads them, the module's `run` (which reads and writes the registers in
+ * place), then the record (when a writer set it), RIP and the counts taken back, as a region compiled
+ * to JavaScript leaves them.
  */
-function regionFunction(run: WasmRun): RegionFunction {
+function regionFunction(run: WasmRun, readsFlags: boolean): RegionFunction {
   return (c: unknown, rem: number, _region: unknown, _insns: unknown, block: number): number => {
     const cpu = c as WasmCpu;
     const x = cpu.exchange;
-    x[0] = cpu.lop;
-    x[1] = cpu.lsz;
-    x[2] = cpu.ldl;
-    x[3] = cpu.ldh;
-    x[4] = cpu.lsl;
-    x[5] = cpu.lsh;
-    x[6] = cpu.lrl;
-    x[7] = cpu.lrh;
-    x[8] = cpu.lcf;
-    x[9] = cpu.lof;
-    x[X_FLAGS] = cpu.flags;
+    if (readsFlags) {
+      x[0] = cpu.lop;
+      x[1] = cpu.lsz;
+      x[2] = cpu.ldl;
+      x[3] = cpu.ldh;
+      x[4] = cpu.lsl;
+      x[5] = cpu.lsh;
+      x[6] = cpu.lrl;
+      x[7] = cpu.lrh;
+      x[8] = cpu.lcf;
+      x[9] = cpu.lof;
+      x[X_FLAGS] = cpu.flags;
+    }
     const exit = run(rem, block, cpu.regsOffset, cpu.rTlbOffset, cpu.wTlbOffset);
-    cpu.lop = x[0];
-    cpu.lsz = x[1];
-    cpu.ldl = x[2];
-    cpu.ldh = x[3];
-    cpu.lsl = x[4];
-    cpu.lsh = x[5];
-    cpu.lrl = x[6];
-    cpu.lrh = x[7];
-    cpu.lcf = x[8];
-    cpu.lof = x[9];
+    // A kind of -1: no writer ran, the record is the CPU's still.
+    if (x[0] !== -1) {
+      cpu.lop = x[0];
+      cpu.lsz = x[1];
+      cpu.ldl = x[2];
+      cpu.ldh = x[3];
+      cpu.lsl = x[4];
+      cpu.lsh = x[5];
+      cpu.lrl = x[6];
+      cpu.lrh = x[7];
+      cpu.lcf = x[8];
+      cpu.lof = x[9];
+    }
     cpu.ripLo = x[X_RIP_LO];
     cpu.ripHi = x[X_RIP_HI];
     const retired = x[X_RETIRED];
@@ -102,7 +108,7 @@ export function compileWasmRegion(plan: RegionPlan, extra: ReadonlySet<number>):
   const code = new WasmRegionEmitter(plan, extra).generate();
   const instance = new WASM.Instance(new WASM.Module(code.bytes), { m: { memory, imulOverflow } });
   return {
-    fn: regionFunction(instance.exports.run as WasmRun),
+    fn: regionFunction(instance.exports.run as WasmRun, code.readsFlags),
     exits: code.exits,
     entries: code.entries,
     needs: code.needs,

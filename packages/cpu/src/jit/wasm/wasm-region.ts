@@ -3,6 +3,7 @@ import { LazyOp } from '../../lazy-flags.js';
 import { Op } from '../../op.js';
 import { SHIFT_SAR, SHIFT_SHL, SHIFT_SHR } from '../../semantics/shift-semantics.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan } from '../region-plan.js';
+import { condFunction } from './wasm-cond.js';
 import { I32, I64, W, WasmFunction, writeModule } from './wasm-writer.js';
 
 /**
@@ -30,6 +31,8 @@ export interface WasmRegionCode {
   /** The blocks it can be entered at, the first one first, and the budget each needs. */
   readonly entries: number[];
   readonly needs: number[];
+  /** Whether it reads the flag state it is entered with (the wrapper puts it in the exchange area only then). */
+  readonly readsFlags: boolean;
 }
 
 /** The ALU ops with the lazy kind each records. */
@@ -126,8 +129,7 @@ interface Writer {
   readonly size: number;
 }
 
-/** Function indices: the imported imulOverflow, then the module's cond and run. */
-const IMUL_OVERFLOW = 0;
+/** The module's functions after the imported imulOverflow: cond, then run. */
 const COND = 1;
 
 /** Parameters of the region function. */
@@ -186,6 +188,8 @@ export class WasmRegionEmitter {
   private count = 0;
   private pos = 0;
   private cur: Writer | null = null;
+  /** Whether a flag read may see the state the region was entered with (a read before its block's first writer). */
+  private readsEntry = false;
 
   constructor(
     private readonly plan: RegionPlan,
@@ -482,6 +486,8 @@ export class WasmRegionEmitter {
     const f = this.fn;
     const w = this.cur;
     if (w !== null && this.direct(w, cc)) return;
+    // Before a writer of its block, a read may see the state the region was entered with.
+    if (w === null) this.readsEntry = true;
     f.i32(cc);
     for (const l of this.lazy) f.get(l);
     f.get(this.flags).call(COND);
@@ -936,15 +942,18 @@ export class WasmRegionEmitter {
         .op(W.i64Or)
         .set(this.regs[r]);
     }
-    // The lazy-flag record and RFLAGS from the exchange area.
-    this.lazy.forEach((l, k) => {
+    // The lazy-flag record and RFLAGS from the exchange area, where a read may see them; else the
+    // record's kind is -1 until a writer sets it, and the wrapper takes none back if none did.
+    if (this.readsEntry) {
+      this.lazy.forEach((l, k) => {
+        regs()
+          .mem(W.i32Load, 2, EXCHANGE + k * 4)
+          .set(l);
+      });
       regs()
-        .mem(W.i32Load, 2, EXCHANGE + k * 4)
-        .set(l);
-    });
-    regs()
-      .mem(W.i32Load, 2, EXCHANGE + X_FLAGS * 4)
-      .set(this.flags);
+        .mem(W.i32Load, 2, EXCHANGE + X_FLAGS * 4)
+        .set(this.flags);
+    } else out.i32(-1).set(this.lazy[0]);
     // The entry block's length off the budget (the blocks entered later take theirs at their jump).
     const blocks = this.plan.blocks;
     const entries = blocks.map((_, j) => j).filter((j) => this.isEntry(j));
@@ -988,7 +997,13 @@ export class WasmRegionEmitter {
         { fn: out, export: 'run' },
       ],
     });
-    return { bytes, exits: this.exitIds.size, entries, needs: entries.map((j) => blocks[j].insns.length) };
+    return {
+      bytes,
+      exits: this.exitIds.size,
+      entries,
+      needs: entries.map((j) => blocks[j].insns.length),
+      readsFlags: this.readsEntry,
+    };
   }
 
   /** Whether block `j` is an entry: the first, a return site of one of the region's calls, or one asked for. */
@@ -1008,118 +1023,4 @@ export class WasmRegionEmitter {
     }
     return sites;
   }
-}
-
-/**
- * The module's `cond(cc, op, size, dl, dh, sl, sh, rl, rh, cf, of, rflags)`: condition `cc` of the
- * lazy-flag record (CpuState.cond's meaning, from the same formulas as its getCF, getZF, getSF,
- * getOF and getPF), imulOverflow imported for an imul's record.
- */
-function condFunction(): WasmFunction {
-  const f = new WasmFunction([I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32], [I32]);
-  const [cc, op, size, dl, dh, sl, sh, rl, rh, cf, of, flags] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-  const CF = f.local(I32);
-  const ZF = f.local(I32);
-  const SF = f.local(I32);
-  const OF = f.local(I32);
-  const PF = f.local(I32);
-  const t = f.local(I32);
-  /** Pushes msb of the i32 in `t` at `size` (1, 2 or 4 bytes: bit 7, 15 or 31; 8 reads the high half elsewhere). */
-  const msbT = () => {
-    f.get(t).get(size).i32(3).op(W.i32Shl).i32(1).op(W.i32Sub).op(W.i32ShrU).i32(1).op(W.i32And);
-  };
-  const isOp = (k: number) => f.get(op).i32(k).op(W.i32Eq);
-  const wide = () => f.get(size).i32(8).op(W.i32Eq);
-  // None: the flags as they are.
-  isOp(0).open(W.if);
-  f.get(flags).i32(1).op(W.i32And).set(CF);
-  f.get(flags).i32(6).op(W.i32ShrU).i32(1).op(W.i32And).set(ZF);
-  f.get(flags).i32(7).op(W.i32ShrU).i32(1).op(W.i32And).set(SF);
-  f.get(flags).i32(11).op(W.i32ShrU).i32(1).op(W.i32And).set(OF);
-  f.get(flags).i32(2).op(W.i32ShrU).i32(1).op(W.i32And).set(PF);
-  f.op(W.else);
-  // ZF, SF, PF from the result.
-  f.get(rl).op(W.i32Eqz).get(size).i32(8).op(W.i32Ne).get(rh).op(W.i32Eqz).op(W.i32Or).op(W.i32And).set(ZF);
-  wide().open(W.if);
-  f.get(rh).i32(31).op(W.i32ShrU).set(SF);
-  f.op(W.else);
-  f.get(rl).set(t);
-  msbT();
-  f.set(SF);
-  f.op(W.end);
-  f.get(rl).i32(0xff).op(W.i32And).op(W.i32Popcnt).i32(1).op(W.i32And).i32(1).op(W.i32Xor).set(PF);
-  // CF and OF by kind.
-  isOp(1).open(W.if);
-  // Add: CF from the unsigned order of result and first operand; OF from the signs.
-  wide().get(rh).get(dh).op(W.i32Ne).op(W.i32And).open(W.if);
-  f.get(rh).get(dh).op(W.i32LtU).set(CF);
-  f.op(W.else);
-  f.get(rl).get(dl).op(W.i32LeU).get(rl).get(dl).op(W.i32LtU).get(cf).op(W.select).set(CF);
-  f.op(W.end);
-  f.op(W.else);
-  isOp(2).open(W.if);
-  wide().get(dh).get(sh).op(W.i32Ne).op(W.i32And).open(W.if);
-  f.get(dh).get(sh).op(W.i32LtU).set(CF);
-  f.op(W.else);
-  f.get(dl).get(sl).op(W.i32LeU).get(dl).get(sl).op(W.i32LtU).get(cf).op(W.select).set(CF);
-  f.op(W.end);
-  f.op(W.else);
-  isOp(3).open(W.if);
-  f.i32(0).set(CF);
-  f.op(W.else);
-  isOp(7).open(W.if);
-  f.get(size).get(dl).get(dh).get(sl).get(sh).call(IMUL_OVERFLOW).set(CF);
-  f.op(W.else);
-  f.get(cf).set(CF);
-  f.op(W.end).op(W.end).op(W.end).op(W.end);
-  // OF.
-  isOp(1).get(op).i32(4).op(W.i32Eq).op(W.i32Or).open(W.if);
-  wide().open(W.if);
-  f.get(dh).get(rh).op(W.i32Xor).get(sh).get(rh).op(W.i32Xor).op(W.i32And).i32(31).op(W.i32ShrU).set(OF);
-  f.op(W.else);
-  f.get(dl).get(rl).op(W.i32Xor).get(sl).get(rl).op(W.i32Xor).op(W.i32And).set(t);
-  msbT();
-  f.set(OF);
-  f.op(W.end);
-  f.op(W.else);
-  isOp(2).get(op).i32(5).op(W.i32Eq).op(W.i32Or).open(W.if);
-  wide().open(W.if);
-  f.get(dh).get(sh).op(W.i32Xor).get(dh).get(rh).op(W.i32Xor).op(W.i32And).i32(31).op(W.i32ShrU).set(OF);
-  f.op(W.else);
-  f.get(dl).get(sl).op(W.i32Xor).get(dl).get(rl).op(W.i32Xor).op(W.i32And).set(t);
-  msbT();
-  f.set(OF);
-  f.op(W.end);
-  f.op(W.else);
-  isOp(6).open(W.if);
-  f.get(of).set(OF);
-  f.op(W.else);
-  isOp(7).open(W.if);
-  f.get(CF).set(OF);
-  f.op(W.else);
-  f.i32(0).set(OF);
-  f.op(W.end).op(W.end).op(W.end).op(W.end);
-  f.op(W.end); // the record's kinds
-  // The condition: tttn.
-  const pick = [
-    () => f.get(OF),
-    () => f.get(CF),
-    () => f.get(ZF),
-    () => f.get(CF).get(ZF).op(W.i32Or),
-    () => f.get(SF),
-    () => f.get(PF),
-    () => f.get(SF).get(OF).op(W.i32Xor),
-    () => f.get(ZF).get(SF).get(OF).op(W.i32Xor).op(W.i32Or),
-  ];
-  f.open(W.block);
-  for (let k = 0; k < 8; k++) f.open(W.block);
-  f.get(cc).i32(1).op(W.i32ShrU).brTable([0, 1, 2, 3, 4, 5, 6, 7], 7);
-  for (let k = 0; k < 8; k++) {
-    f.op(W.end);
-    pick[k]();
-    f.get(cc).i32(1).op(W.i32And).op(W.i32Xor).op(W.return);
-  }
-  f.op(W.end);
-  f.i32(0);
-  return f;
 }
