@@ -13,8 +13,9 @@ Examples:
 
 Global options go before or after the command. Colours on a terminal only (--color=auto|always|never,
 NO_COLOR, FORCE_COLOR, TERM=dumb). Shell completion: int3 completion bash|zsh|fish.
-The CPU compiles hot guest code to JavaScript: INT3_JIT=0 interprets everything (the same results and
-logs, slower), INT3_JIT_THRESHOLD=N compiles a block after N visits (1-65535; default 1024).
+The CPU compiles hot guest code to WebAssembly (what that does not take, to JavaScript): INT3_JIT=0
+interprets everything (the same results and logs, slower), INT3_JIT_WASM=0 compiles to JavaScript
+only, INT3_JIT_THRESHOLD=N compiles a block after N visits (1-65535; default 1024).
 Exit status: 0 ok, 1 the run failed, 2 usage error, 130 interrupted (Ctrl-C).`;
 
 /**
