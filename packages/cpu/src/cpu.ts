@@ -28,9 +28,10 @@ export interface CpuOptions {
   id?: number;
   io?: PortIo;
   /**
-   * The block compiler: true (or its options) compiles hot code to JavaScript, false interprets
-   * everything. Default: on, unless the environment says `INT3_JIT=0`; `INT3_JIT_THRESHOLD=N` sets
-   * its threshold, `INT3_JIT_WASM=0` turns off its WebAssembly back end (BlockCompilerOptions.wasm).
+   * The block compiler: true (or its options) compiles hot code (to WebAssembly, and what its back
+   * end does not take to JavaScript), false interprets everything. Default: on, unless the
+   * environment says `INT3_JIT=0`; `INT3_JIT_THRESHOLD=N` sets its threshold, `INT3_JIT_WASM=0`
+   * turns off its WebAssembly back end (BlockCompilerOptions.wasm).
    */
   jit?: boolean | BlockCompilerOptions;
 }

@@ -198,10 +198,11 @@ export interface BlockCompilerOptions {
 }
 
 /**
- * Compiles hot code to JavaScript: a region of basic blocks of one page, reached from one entry,
- * becomes one function (`new Function`; no Node API, so it runs in the browser too), entered there
- * and at every block its code has as a case (see RegionSource.entries), so code reached from
- * several places is compiled once rather than once per place. Regions live on their page (a write
+ * Compiles hot code: a region of basic blocks of one page, reached from one entry, becomes one
+ * function, a WebAssembly module's where its back end takes the region (see wasmTakes) and the CPU's
+ * state is in the page arena, else JavaScript's (`new Function`; no Node API, so it runs in the
+ * browser too), entered there and at every block its code has as a case (see RegionSource.entries),
+ * so code reached from several places is compiled once rather than once per place. Regions live on their page (a write
  * to their bytes kills them, see {@link PageJit}) and in a bounded ring: the oldest is dropped when
  * it is full.
  */
