@@ -583,6 +583,34 @@ export class WasmRegionEmitter {
           return false;
       }
     }
+    if (w.size !== 8 && w.size !== 4) return false;
+    const wide = w.size === 8;
+    const res = () => {
+      f.get(this.r);
+      if (!wide) f.op(W.i32WrapI64);
+    };
+    // Any other kind: ZF and SF from the result (the dec; jnz of a counted loop).
+    if (cc === 4 || cc === 5) {
+      res();
+      f.op(wide ? W.i64Eqz : W.i32Eqz);
+      if (cc === 5) f.op(W.i32Eqz);
+      return true;
+    }
+    if (cc === 8 || cc === 9) {
+      res();
+      if (wide) f.i64(0n).op(cc === 8 ? W.i64LtS : W.i64GeS);
+      else f.i32(0).op(cc === 8 ? W.i32LtS : W.i32GeS);
+      return true;
+    }
+    // An add's CF: the result below the first operand (unsigned), the record's carry in being 0.
+    if (w.kind === LazyOp.Add && (cc === 2 || cc === 3)) {
+      f.get(this.r);
+      if (!wide) f.op(W.i32WrapI64);
+      f.get(this.d);
+      if (!wide) f.op(W.i32WrapI64);
+      f.op(wide ? (cc === 2 ? W.i64LtU : W.i64GeU) : cc === 2 ? W.i32LtU : W.i32GeU);
+      return true;
+    }
     return false;
   }
 
