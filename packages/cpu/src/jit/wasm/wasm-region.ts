@@ -496,15 +496,22 @@ export class WasmRegionEmitter {
   /** A condition straight from the writer's operands, where that is simple; false otherwise. */
   private direct(w: Writer, cc: number): boolean {
     const f = this.fn;
-    const neg = (cc & 1) !== 0;
-    if (w.kind === LazyOp.Sub && (w.size === 8 || w.size === 4)) {
-      const wide = w.size === 8;
-      const pair = () => {
-        f.get(this.d);
-        if (!wide) f.op(W.i32WrapI64);
-        f.get(this.s);
-        if (!wide) f.op(W.i32WrapI64);
-      };
+    if (w.size !== 8 && w.size !== 4) return false;
+    const wide = w.size === 8;
+    /** Pushes local `l` at the writer's size (an i64, or its low half). */
+    const at = (l: number) => {
+      f.get(l);
+      if (!wide) f.op(W.i32WrapI64);
+    };
+    /** Compares the result with 0 by `op64` or `op32`. */
+    const result = (op64: number, op32: number) => {
+      at(this.r);
+      if (wide) f.i64(0n).op(op64);
+      else f.i32(0).op(op32);
+      return true;
+    };
+    if (w.kind === LazyOp.Sub) {
+      // cmp/sub: the orders straight from the operands.
       const ops: Record<number, readonly [number, number]> = {
         2: [W.i64LtU, W.i32LtU],
         3: [W.i64GeU, W.i32GeU],
@@ -519,27 +526,14 @@ export class WasmRegionEmitter {
       };
       const o = ops[cc];
       if (o !== undefined) {
-        pair();
+        at(this.d);
+        at(this.s);
         f.op(wide ? o[0] : o[1]);
         return true;
       }
-      if (cc === 8 || cc === 9) {
-        // SF: the result's sign.
-        f.get(this.r);
-        if (wide) f.i64(0n).op(W.i64LtS);
-        else f.op(W.i32WrapI64).i32(0).op(W.i32LtS);
-        if (neg) f.op(W.i32Eqz);
-        return true;
-      }
-      return false;
     }
-    if (w.kind === LazyOp.Logic && (w.size === 8 || w.size === 4)) {
-      const wide = w.size === 8;
-      const res = () => {
-        f.get(this.r);
-        if (!wide) f.op(W.i32WrapI64);
-      };
-      // CF = OF = 0: B/NAE never, AE always, L is S, LE is S or Z.
+    if (w.kind === LazyOp.Logic) {
+      // CF = OF = 0: B never, AE always, BE is Z, A is not Z, L is S, LE is S or Z.
       switch (cc) {
         case 2:
           f.i32(0);
@@ -547,67 +541,35 @@ export class WasmRegionEmitter {
         case 3:
           f.i32(1);
           return true;
-        case 4:
         case 6:
-          res();
-          f.op(wide ? W.i64Eqz : W.i32Eqz);
-          return true;
-        case 5:
+          return result(W.i64Eq, W.i32Eq);
         case 7:
-          res();
-          f.op(wide ? W.i64Eqz : W.i32Eqz).op(W.i32Eqz);
-          return true;
-        case 8:
+          return result(W.i64Ne, W.i32Ne);
         case 12:
-          res();
-          if (wide) f.i64(0n).op(W.i64LtS);
-          else f.i32(0).op(W.i32LtS);
-          return true;
-        case 9:
+          return result(W.i64LtS, W.i32LtS);
         case 13:
-          res();
-          if (wide) f.i64(0n).op(W.i64GeS);
-          else f.i32(0).op(W.i32GeS);
-          return true;
+          return result(W.i64GeS, W.i32GeS);
         case 14:
-          res();
-          if (wide) f.i64(0n).op(W.i64LeS);
-          else f.i32(0).op(W.i32LeS);
-          return true;
+          return result(W.i64LeS, W.i32LeS);
         case 15:
-          res();
-          if (wide) f.i64(0n).op(W.i64GtS);
-          else f.i32(0).op(W.i32GtS);
-          return true;
-        default:
-          return false;
+          return result(W.i64GtS, W.i32GtS);
       }
     }
-    if (w.size !== 8 && w.size !== 4) return false;
-    const wide = w.size === 8;
-    const res = () => {
-      f.get(this.r);
-      if (!wide) f.op(W.i32WrapI64);
-    };
-    // Any other kind: ZF and SF from the result (the dec; jnz of a counted loop).
-    if (cc === 4 || cc === 5) {
-      res();
-      f.op(wide ? W.i64Eqz : W.i32Eqz);
-      if (cc === 5) f.op(W.i32Eqz);
-      return true;
-    }
-    if (cc === 8 || cc === 9) {
-      res();
-      if (wide) f.i64(0n).op(cc === 8 ? W.i64LtS : W.i64GeS);
-      else f.i32(0).op(cc === 8 ? W.i32LtS : W.i32GeS);
-      return true;
+    // Every kind: ZF and SF from the result (the dec; jnz of a counted loop).
+    switch (cc) {
+      case 4:
+        return result(W.i64Eq, W.i32Eq);
+      case 5:
+        return result(W.i64Ne, W.i32Ne);
+      case 8:
+        return result(W.i64LtS, W.i32LtS);
+      case 9:
+        return result(W.i64GeS, W.i32GeS);
     }
     // An add's CF: the result below the first operand (unsigned), the record's carry in being 0.
     if (w.kind === LazyOp.Add && (cc === 2 || cc === 3)) {
-      f.get(this.r);
-      if (!wide) f.op(W.i32WrapI64);
-      f.get(this.d);
-      if (!wide) f.op(W.i32WrapI64);
+      at(this.r);
+      at(this.d);
       f.op(wide ? (cc === 2 ? W.i64LtU : W.i64GeU) : cc === 2 ? W.i32LtU : W.i32GeU);
       return true;
     }
