@@ -189,3 +189,19 @@ export function planRegion(
   };
   return { blocks, pages, pageOf, blockAt };
 }
+
+/**
+ * The blocks of `plan` at the return sites of its calls, each on the page of its call: where a ret
+ * that comes back inside the region goes on (both back ends make them entries).
+ */
+export function returnSiteBlocks(plan: RegionPlan): number[] {
+  const sites: number[] = [];
+  for (const b of plan.blocks) {
+    for (const i of b.insns) {
+      if (i.op !== 34 /* Op.Call */) continue;
+      const j = plan.blockAt(i.nl, i.nh);
+      if (j !== undefined && plan.blocks[j].page === b.page && !sites.includes(j)) sites.push(j);
+    }
+  }
+  return sites;
+}

@@ -30,7 +30,7 @@ import {
 import { HELPER_OPS } from './compilable.js';
 import { condExpr, type FlagRecord, keepsCf, needsKeptCf } from './flag-record.js';
 import { GateRun } from './region-chain.js';
-import { BlockEnd, type PlannedBlock, type RegionPlan } from './region-plan.js';
+import { BlockEnd, type PlannedBlock, type RegionPlan, returnSiteBlocks } from './region-plan.js';
 
 /** What the generated source needs besides the CPU: the region's instructions and address tables. */
 export interface RegionSource {
@@ -1086,15 +1086,7 @@ export class RegionEmitter {
 
   /** The blocks at the return sites of this region's calls (each on the page of its call). */
   private returnSiteBlocks(): number[] {
-    const sites: number[] = [];
-    for (const b of this.plan.blocks) {
-      for (const i of b.insns) {
-        if (i.op !== Op.Call) continue;
-        const j = this.plan.blockAt(i.nl, i.nh);
-        if (j !== undefined && this.plan.blocks[j].page === b.page && !sites.includes(j)) sites.push(j);
-      }
-    }
-    return sites;
+    return returnSiteBlocks(this.plan);
   }
 
   /** After a ret: back to a call's return site of this region, the region goes on there. */

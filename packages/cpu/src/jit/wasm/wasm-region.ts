@@ -2,7 +2,7 @@ import type { Insn } from '../../insn.js';
 import { LazyOp } from '../../lazy-flags.js';
 import { Op } from '../../op.js';
 import { SHIFT_SAR, SHIFT_SHL, SHIFT_SHR } from '../../semantics/shift-semantics.js';
-import { BlockEnd, type PlannedBlock, type RegionPlan } from '../region-plan.js';
+import { BlockEnd, type PlannedBlock, type RegionPlan, returnSiteBlocks } from '../region-plan.js';
 import { condFunction } from './wasm-cond.js';
 import { I32, I64, W, WasmFunction, writeModule } from './wasm-writer.js';
 
@@ -190,12 +190,17 @@ export class WasmRegionEmitter {
   private cur: Writer | null = null;
   /** Whether a flag read may see the state the region was entered with (a read before its block's first writer). */
   private readsEntry = false;
+  /** The blocks at the return sites of the region's calls (entries, and where a ret may go on). */
+  private readonly sites: number[];
+  /** The page offset of the instruction being written. */
+  private at = 0;
 
   constructor(
     private readonly plan: RegionPlan,
     /** Page offsets of blocks to make entries besides the first and the return sites (BlockCompiler.reached). */
     private readonly extra: ReadonlySet<number>,
   ) {
+    this.sites = returnSiteBlocks(plan);
     const f = this.fn;
     for (let r = 0; r < 16; r++) this.regs.push(f.local(I64));
     for (let k = 0; k < 10; k++) this.lazy.push(f.local(I32));
@@ -257,9 +262,11 @@ export class WasmRegionEmitter {
     this.count = b.insns.length;
     this.depth = 0;
     this.cur = null;
+    this.at = b.start;
     for (let p = 0; p < b.insns.length; p++) {
       this.pos = p;
       this.insn(b.insns[p]);
+      this.at += b.insns[p].len;
     }
     const last = b.insns[b.insns.length - 1];
     if (b.end === BlockEnd.Fall) this.edge(last.nl, last.nh);
@@ -297,15 +304,8 @@ export class WasmRegionEmitter {
 
   /** Leaves before the current instruction (not retired: the interpreter runs it). */
   private exitBefore(): void {
-    const addr = (this.plan.pages[0].lo + this.plan.blocks[this.current].start + this.offsetInBlock()) | 0;
+    const addr = (this.plan.pages[0].lo + this.at) | 0;
     this.exit(this.count - this.pos, addr, this.plan.pages[0].hi, -2);
-  }
-
-  private offsetInBlock(): number {
-    let off = 0;
-    const insns = this.plan.blocks[this.current].insns;
-    for (let p = 0; p < this.pos; p++) off += insns[p].len;
-    return off;
   }
 
   private exit(xr: number, nl: number, nh: number, x: number): void {
@@ -723,7 +723,7 @@ export class WasmRegionEmitter {
           .set(rsp);
         this.written.add(4);
         // Back to the return site of one of the region's calls: the region goes on there.
-        for (const site of this.returnSites()) {
+        for (const site of this.sites) {
           const b = this.plan.blocks[site];
           const lo = (this.plan.pages[0].lo + b.start) | 0;
           const hi = this.plan.pages[0].hi;
@@ -998,19 +998,6 @@ export class WasmRegionEmitter {
 
   /** Whether block `j` is an entry: the first, a return site of one of the region's calls, or one asked for. */
   private isEntry(j: number): boolean {
-    return j === 0 || this.extra.has(this.plan.blocks[j].start) || this.returnSites().includes(j);
-  }
-
-  /** The blocks at the return sites of the region's calls. */
-  private returnSites(): number[] {
-    const sites: number[] = [];
-    for (const b of this.plan.blocks) {
-      for (const i of b.insns) {
-        if (i.op !== Op.Call) continue;
-        const j = this.plan.blockAt(i.nl, i.nh);
-        if (j !== undefined && !sites.includes(j)) sites.push(j);
-      }
-    }
-    return sites;
+    return j === 0 || this.extra.has(this.plan.blocks[j].start) || this.sites.includes(j);
   }
 }
