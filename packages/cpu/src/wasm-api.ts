@@ -18,9 +18,20 @@ export interface WasmInstance {
   readonly exports: Readonly<Record<string, unknown>>;
 }
 
+/** A table of function references (funcref). */
+export interface WasmTable {
+  /** Its size in elements. */
+  readonly length: number;
+  /** Grows it by `delta` elements (null each); returns its old size. */
+  grow(delta: number): number;
+  /** Sets element `index` to an exported WebAssembly function, or null. */
+  set(index: number, value: unknown): void;
+}
+
 /** The WebAssembly namespace's members this package uses. */
 export interface WasmApi {
   readonly Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+  readonly Table: new (descriptor: { element: 'anyfunc'; initial: number }) => WasmTable;
   /** Compiles a module's bytes (synchronously). */
   readonly Module: new (
     bytes: Uint8Array,

@@ -114,6 +114,8 @@ interface Compiled {
   readonly needs: number[];
   /** Compiled to WebAssembly. */
   readonly wasm: boolean;
+  /** What to let go of when the cache drops it (a WebAssembly module's table slot, see WasmCompiled). */
+  release?(): void;
 }
 
 /**
@@ -386,7 +388,11 @@ export class BlockCompiler {
     const compiled = cached === undefined && wasm ? compileWasmRegion(plan, extra) : null;
     if (compiled !== null) {
       cached = compiled;
-      if (cache.size >= MAX_WASM_FACTORIES) cache.delete(cache.keys().next().value as string);
+      if (cache.size >= MAX_WASM_FACTORIES) {
+        const oldest = cache.keys().next().value as string;
+        cache.get(oldest)?.release?.();
+        cache.delete(oldest);
+      }
       this.stats.generated++;
     } else if (cached === undefined) {
       const src = new RegionEmitter(plan, extra).generate();

@@ -5,7 +5,9 @@ import { PageFlags } from '../../page-flags.js';
 import { Reg } from '../../reg.js';
 import type { BlockCompiler } from '../block-compiler.js';
 import { isCompilable } from '../compilable.js';
+import type { JitRegion, RegionFunction } from '../jit-region.js';
 import { planRegion } from '../region-plan.js';
+import { compileWasmRegion } from './wasm-install.js';
 import { wasmTakes } from './wasm-region.js';
 
 const CODE = 0x400000n;
@@ -148,16 +150,68 @@ describe('the WebAssembly back end', () => {
     }
   }
 
-  it('should take the plans of one page with nothing but what it writes, and leave the rest to JavaScript', () => {
-    const plan = (code: number[]) => {
-      const { cpu, as } = machine(code, false);
-      cpu.run(1000);
-      const page = as.lookup(Number(CODE), 0);
-      if (page === undefined) throw new Error('no code page');
-      const found = planRegion({ lo: Number(CODE), hi: 0, page }, 7, isCompilable, { maxBlocks: 48, maxInsns: 512 });
-      if (found === null) throw new Error('no plan');
-      return found;
+  const plan = (code: number[]) => {
+    const { cpu, as } = machine(code, false);
+    cpu.run(1000);
+    const page = as.lookup(Number(CODE), 0);
+    if (page === undefined) throw new Error('no code page');
+    const found = planRegion({ lo: Number(CODE), hi: 0, page }, 7, isCompilable, { maxBlocks: 48, maxInsns: 512 });
+    if (found === null) throw new Error('no plan');
+    return found;
+  };
+
+  it("should run a region through the dispatcher's table while cached, and its own run once released, whoever has the slot since", () => {
+    // Each region function (planned from the loop's head, after mov r15, 20) run once from there
+    // with r15 = 20 and a budget of 100, on a machine
+    // that ran the program to its end first (so its TLB holds the pages: restoring a context would
+    // flush it), against the interpreter from the same state.
+    const ran = (program: number[]) => {
+      const m = machine(program, false);
+      m.cpu.run(1000);
+      START.forEach((v, r) => {
+        m.cpu.setReg(r as 0, v);
+      });
+      m.cpu.setReg(Reg.RSP, STACK + 0x1000n);
+      m.cpu.setReg(Reg.R15, 20n);
+      m.cpu.rip = CODE + 7n;
+      return m;
     };
+    const runOnce = (fn: RegionFunction, program: number[]) => {
+      const { cpu } = ran(program);
+      const retired = cpu.retiredCount;
+      // A WebAssembly region's function reads neither the region nor its instructions.
+      const x = fn(cpu, 100, null as unknown as JitRegion, [], 0);
+      return { x, retired: cpu.retiredCount - retired, ctx: cpu.saveContext() };
+    };
+    const interpreted = (program: number[], n: number) => {
+      const { cpu } = ran(program);
+      cpu.run(n);
+      return cpu.saveContext();
+    };
+    const code = PROGRAMS['push, pop, call and ret'];
+    const other = PROGRAMS['ret with an immediate'];
+    const a = compileWasmRegion(plan(code), new Set());
+    const b = compileWasmRegion(plan(code), new Set());
+    if (a === null || b === null) throw new Error('no WebAssembly');
+    const viaTable = runOnce(a.fn, code);
+    expect(viaTable.retired).toBeGreaterThan(50);
+    expect(viaTable.ctx).toEqual(interpreted(code, viaTable.retired));
+    // Released (twice: the second does nothing), `a` runs its module directly; the module compiled
+    // next takes its slot in the table, and runs its own code there.
+    a.release();
+    a.release();
+    const c = compileWasmRegion(plan(other), new Set());
+    if (c === null) throw new Error('no WebAssembly');
+    expect(runOnce(a.fn, code)).toEqual(viaTable);
+    expect(runOnce(b.fn, code)).toEqual(viaTable);
+    const mine = runOnce(c.fn, other);
+    expect(mine.retired).toBeGreaterThan(50);
+    expect(mine.ctx).toEqual(interpreted(other, mine.retired));
+    b.release();
+    c.release();
+  });
+
+  it('should take the plans of one page with nothing but what it writes, and leave the rest to JavaScript', () => {
     expect(wasmTakes(plan(PROGRAMS['push, pop, call and ret']))).toBe(true);
     // mov r15, 20; 1: shl rax, cl; dec r15; jnz 1b; hlt — a shift by cl goes to the executor.
     expect(

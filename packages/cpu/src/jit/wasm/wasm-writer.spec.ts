@@ -88,4 +88,44 @@ describe('writeModule', () => {
     expect([p(0), p(1), p(2), p(-5)]).toEqual([-1, 200, 0x12345678, 0x12345678]);
     expect((exports.twice as (x: number) => number)(20)).toBe(42);
   });
+
+  it('writes a module without a memory that calls through an imported table (call_indirect, checked against its type)', () => {
+    // Two modules' `f(a, b)`: a - b and a * b, put in a table the third calls through.
+    const binary = (op: number) => {
+      const f = new WasmFunction([I32, I32], [I32]);
+      f.get(0).get(1).op(op);
+      return new wasm.Instance(new wasm.Module(writeModule({ imports: [], functions: [{ fn: f, export: 'f' }] })), {})
+        .exports.f;
+    };
+    const table = new wasm.Table({ element: 'anyfunc', initial: 2 });
+    table.set(0, binary(W.i32Sub));
+    table.set(1, binary(W.i32Mul));
+    // at(i, a, b): table[i](a, b); wrong(a): table[0] called as a function of one parameter.
+    const at = new WasmFunction([I32, I32, I32], [I32]);
+    at.get(1).get(2).get(0).callIndirect(2);
+    const wrong = new WasmFunction([I32], [I32]);
+    wrong.get(0).i32(0).callIndirect(3);
+    const bytes = writeModule({
+      table: { module: 'm', name: 't' },
+      imports: [],
+      functions: [
+        { fn: at, export: 'at' },
+        { fn: wrong, export: 'wrong' },
+      ],
+      types: [
+        { params: [I32, I32], results: [I32] },
+        { params: [I32], results: [I32] },
+      ],
+    });
+    const { exports } = new wasm.Instance(new wasm.Module(bytes), { m: { t: table } });
+    const call = exports.at as (i: number, a: number, b: number) => number;
+    expect([call(0, 50, 8), call(1, 6, 7)]).toEqual([42, 42]);
+    // Past the table's end, and a function of another type: traps, not a wrong call.
+    expect(() => call(2, 1, 1)).toThrow(/table index is out of bounds/);
+    expect(() => (exports.wrong as (a: number) => number)(1)).toThrow(/signature mismatch/);
+    // The table grown and set after the instance was made: the call sees it.
+    table.grow(1);
+    table.set(2, binary(W.i32Add));
+    expect(call(2, 40, 2)).toBe(42);
+  });
 });

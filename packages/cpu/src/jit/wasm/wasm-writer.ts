@@ -24,6 +24,7 @@ export const W = {
   brTable: 0x0e,
   return: 0x0f,
   call: 0x10,
+  callIndirect: 0x11,
   drop: 0x1a,
   select: 0x1b,
   localGet: 0x20,
@@ -251,6 +252,12 @@ export class WasmFunction {
     return this;
   }
 
+  /** `call_indirect` through table 0, the function there of the module's type `type`. */
+  callIndirect(type: number): this {
+    this.code.byte(W.callIndirect).u32(type).u32(0);
+    return this;
+  }
+
   /** The function's body: its locals run-length encoded, its code, `end`. */
   body(): WasmBytes {
     const out = new WasmBytes();
@@ -276,13 +283,26 @@ export interface WasmImport {
   readonly results: readonly number[];
 }
 
-/** A module's parts: an imported shared memory, imported functions, its own functions and their exports. */
+/** A function signature. */
+export interface WasmSignature {
+  readonly params: readonly number[];
+  readonly results: readonly number[];
+}
+
+/**
+ * A module's parts: an imported shared memory, an imported table, imported functions, its own
+ * functions and their exports, and signatures for `call_indirect`.
+ */
 export interface WasmModuleParts {
   /** The shared memory imported as `module`.`name`, up to `maximum` 64 KiB pages. */
-  readonly memory: { readonly module: string; readonly name: string; readonly maximum: number };
+  readonly memory?: { readonly module: string; readonly name: string; readonly maximum: number };
+  /** A table of function references imported as `module`.`name` (table 0). */
+  readonly table?: { readonly module: string; readonly name: string };
   readonly imports: readonly WasmImport[];
   /** Its functions (indexed after the imports) and the name each is exported as. */
   readonly functions: readonly { readonly fn: WasmFunction; readonly export: string }[];
+  /** Signatures for `call_indirect`: the module's types after its imports' and functions' (in that order). */
+  readonly types?: readonly WasmSignature[];
 }
 
 function section(out: WasmBytes, id: number, inner: WasmBytes): void {
@@ -292,15 +312,18 @@ function section(out: WasmBytes, id: number, inner: WasmBytes): void {
 /** The binary module of `parts`. */
 export function writeModule(parts: WasmModuleParts): Uint8Array {
   const out = new WasmBytes().bytes([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
-  const sigs = [...parts.imports, ...parts.functions.map((f) => f.fn)];
+  const sigs = [...parts.imports, ...parts.functions.map((f) => f.fn), ...(parts.types ?? [])];
   const types = new WasmBytes().u32(sigs.length);
   for (const s of sigs) {
     types.byte(0x60).u32(s.params.length).bytes(s.params).u32(s.results.length).bytes(s.results);
   }
   section(out, 1, types);
-  const imports = new WasmBytes().u32(parts.imports.length + 1);
   const m = parts.memory;
-  imports.name(m.module).name(m.name).byte(0x02).byte(0x03).u32(0).u32(m.maximum);
+  const t = parts.table;
+  const imports = new WasmBytes().u32(parts.imports.length + (m === undefined ? 0 : 1) + (t === undefined ? 0 : 1));
+  // A shared memory (limits flag 3: a maximum, shared) from 0 pages; a funcref table from 0 elements.
+  if (m !== undefined) imports.name(m.module).name(m.name).byte(0x02).byte(0x03).u32(0).u32(m.maximum);
+  if (t !== undefined) imports.name(t.module).name(t.name).byte(0x01).byte(0x70).byte(0x00).u32(0);
   parts.imports.forEach((f, k) => {
     imports.name(f.module).name(f.name).byte(0x00).u32(k);
   });
