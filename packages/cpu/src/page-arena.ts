@@ -1,3 +1,4 @@
+import { I32, WasmFunction, writeModule } from './jit/wasm/wasm-writer.js';
 import { PAGE_SIZE } from './page-flags.js';
 import { WASM, type WasmMemory } from './wasm-api.js';
 
@@ -56,6 +57,8 @@ export class PageArena {
   private top = 0;
   private size = 0;
   private readonly free: number[] = [];
+  /** Zeroes the slot at an offset (WebAssembly's memory.fill: see zeroer). */
+  private readonly zero: ((at: number) => void) | null;
   private readonly registry = new FinalizationRegistry<Slot>((slot) => {
     if (--slot.live === 0) this.free.push(slot.at);
   });
@@ -75,6 +78,7 @@ export class PageArena {
       }
     } else memory = null;
     this.memory = memory;
+    this.zero = memory === null ? null : zeroer(memory);
     this.buffer = memory?.buffer ?? null;
     this.codeMap = memory === null ? null : new Uint8Array(memory.buffer, 0, this.maxBytes / PAGE_SIZE);
     this.size = this.top = memory === null ? 0 : mapBytes;
@@ -124,7 +128,7 @@ export class PageArena {
   private slot(): number {
     const reused = this.free.pop();
     if (reused !== undefined) {
-      new Uint8Array(this.buffer as ArrayBufferLike, reused, PAGE_SIZE).fill(0);
+      (this.zero as (at: number) => void)(reused);
       (this.codeMap as Uint8Array)[reused / PAGE_SIZE] = 0;
       return reused;
     }
@@ -155,6 +159,24 @@ function sharedMemory(maximum: number): WasmMemory | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * `zero(at)`: zeroes the page at `at` of `memory` with WebAssembly's memory.fill, a memset: filling a
+ * view of a shared buffer from JavaScript stores byte by byte (measured on Node 20: 1.2-2.1 µs a page
+ * with Uint8Array.fill, 0.17-0.24 µs copying a zero page in, 0.05-0.07 µs with memory.fill), and a
+ * `fork` reuses a slot for every page it copies.
+ */
+function zeroer(memory: WasmMemory): (at: number) => void {
+  const api = WASM as NonNullable<typeof WASM>;
+  const fn = new WasmFunction([I32], []);
+  fn.get(0).i32(0).i32(PAGE_SIZE).memoryFill();
+  const bytes = writeModule({
+    memory: { module: 'm', name: 'memory', maximum: 65536 },
+    imports: [],
+    functions: [{ fn, export: 'zero' }],
+  });
+  return new api.Instance(new api.Module(bytes), { m: { memory } }).exports.zero as (at: number) => void;
 }
 
 /** The arena every {@link Page} takes its bytes from (one per process, or per worker). */

@@ -94,6 +94,9 @@ export const W = {
   i64Extend8S: 0xc2,
   i64Extend16S: 0xc3,
   i64Extend32S: 0xc4,
+  /** The prefix of the bulk memory ops, and theirs after it. */
+  prefixFC: 0xfc,
+  fcMemoryFill: 0x0b,
 } as const;
 
 /** A growable byte buffer with the binary format's integer encodings. */
@@ -224,6 +227,12 @@ export class WasmFunction {
   /** A load or store: its opcode, then its alignment (log2) and offset. */
   mem(opcode: number, align: number, offset = 0): this {
     this.code.byte(opcode).u32(align).u32(offset);
+    return this;
+  }
+
+  /** `memory.fill` of memory 0 (bulk memory): [offset, value, length] on the stack. */
+  memoryFill(): this {
+    this.code.byte(W.prefixFC).u32(W.fcMemoryFill).byte(0);
     return this;
   }
 
