@@ -95,6 +95,8 @@ export class AddressSpace {
       const page = owner.pageMap.get(keyOf(a));
       if (page === undefined) continue;
       page.invalidateCode();
+      // A page no other space maps is gone for good: its slot of the page arena is free now.
+      if (!page.shared) page.release();
       owner.pageMap.delete(keyOf(a));
       owner.markSoftDirty(keyOf(a));
     }

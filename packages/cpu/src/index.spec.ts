@@ -32,6 +32,7 @@ describe('@int3/cpu exports', () => {
       'hi32',
       'lo32',
       'loadElf',
+      'pageArenaUsage',
       'pageKey',
       'parseElf',
       'sampleElfUrl',

@@ -43,6 +43,7 @@ export { MemoryError } from './memory-error.js';
 export { Msr } from './msr.js';
 export { Op } from './op.js';
 export type { CompiledCodeObserver, Page } from './page.js';
+export { type PageArenaUsage, pageArenaUsage } from './page-arena.js';
 export { PAGE_SIZE, PageFlags } from './page-flags.js';
 export { Reg, type RegIndex } from './reg.js';
 export { Rflags } from './rflags.js';

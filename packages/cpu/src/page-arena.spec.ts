@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressSpace } from './address-space.js';
 import type { Page } from './page.js';
-import { PAGE_ARENA, PageArena } from './page-arena.js';
+import { type ArenaSlot, PAGE_ARENA, PageArena, type PageBytes } from './page-arena.js';
 import { PAGE_SIZE, PageFlags } from './page-flags.js';
 import { Reg } from './reg.js';
 import { TEST_LAYOUT, testMachine } from './test-machine.fixture.js';
@@ -78,8 +78,9 @@ describe('PageArena', () => {
     const map = PAGE_ARENA.codeMap as Uint8Array;
     expect(map[code.offset / PAGE_SIZE]).toBe(1);
     expect(map[data.offset / PAGE_SIZE]).toBe(0);
+    const at = code.offset;
     as.unmap(TEST_LAYOUT.code, PAGE_SIZE);
-    expect(map[code.offset / PAGE_SIZE]).toBe(0);
+    expect(map[at / PAGE_SIZE]).toBe(0);
   });
 
   it("keeps a page's views valid while the memory grows (a shared memory's buffer is not detached)", () => {
@@ -135,5 +136,51 @@ describe('PageArena', () => {
     expect(again.map((b) => b.offset).sort((a, b) => a - b)).toEqual([at, at + PAGE_SIZE]);
     for (const b of again) expect(b.data.every((x) => x === 0)).toBe(true);
     expect(kept.data.every((x) => x === 0x5a)).toBe(true);
+  });
+
+  it('takes a released slot back at once, zeroed for the next page, and never frees it a second time', async () => {
+    const arena = new PageArena({ growBytes: 65536 });
+    let a: PageBytes | null = arena.allocate();
+    const b = arena.allocate();
+    a.data.fill(0x77);
+    b.data.fill(0x11);
+    const at = a.offset;
+    expect(arena.pagesInUse).toBe(2);
+    arena.release(a.slot as ArenaSlot);
+    arena.release(a.slot as ArenaSlot); // a second release is ignored
+    expect(arena.pagesInUse).toBe(1);
+    const c = arena.allocate();
+    expect(c.offset).toBe(at);
+    expect(c.data.every((x) => x === 0)).toBe(true);
+    expect(b.data.every((x) => x === 0x11)).toBe(true);
+    // The released page's views collected later free nothing: c keeps its slot.
+    a = null;
+    if (gc !== undefined) {
+      for (let tries = 0; tries < 5; tries++) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    expect(arena.pagesInUse).toBe(2);
+    expect(arena.allocate().offset).not.toBe(at);
+  });
+
+  it('gives the slot of a page unmapped from the one space that mapped it back at once, and keeps a shared one', () => {
+    const as = new AddressSpace();
+    const other = new AddressSpace();
+    as.map(0x400000n, 2 * PAGE_SIZE, PageFlags.Present | PageFlags.Writable | PageFlags.User);
+    other.share(as, 0x401000n, PAGE_SIZE);
+    const own = as.lookup(0x400000, 0) as Page;
+    const shared = as.lookup(0x401000, 0) as Page;
+    as.writeU8(0x400000n, 0x42);
+    const inUse = PAGE_ARENA.pagesInUse;
+    as.unmap(0x400000n, 2 * PAGE_SIZE);
+    expect(PAGE_ARENA.pagesInUse).toBe(inUse - 1);
+    // The released page has no bytes any more (a holder reads nothing, never its slot's next page).
+    expect([own.offset, own.data.length]).toEqual([-1, 0]);
+    expect(() => own.view.getUint8(0)).toThrow(RangeError);
+    // The shared one is still the other space's.
+    expect(shared.offset).toBeGreaterThan(0);
+    expect(other.readU8(0x401000n)).toBe(0);
   });
 });

@@ -5,11 +5,18 @@ import { WASM, type WasmMemory } from './wasm-api.js';
 /** Bytes in one WebAssembly page. */
 const WASM_PAGE = 65536;
 
+/** A slot of the arena's memory, as {@link PageArena.release} takes it back. */
+export interface ArenaSlot {
+  readonly at: number;
+}
+
 /** The bytes of one guest page: views of the arena's memory at `offset`, or of a buffer of their own (-1). */
 export interface PageBytes {
   readonly data: Uint8Array;
   readonly view: DataView;
   readonly offset: number;
+  /** The slot, for {@link PageArena.release}; null for a buffer of its own. */
+  readonly slot: ArenaSlot | null;
 }
 
 /** Options of a {@link PageArena}. */
@@ -23,8 +30,7 @@ export interface PageArenaOptions {
 }
 
 /** A slot and how many of its views are not collected yet; it is free once none is left. */
-interface Slot {
-  readonly at: number;
+interface Slot extends ArenaSlot {
   live: number;
 }
 
@@ -32,9 +38,10 @@ interface Slot {
  * Where guest pages keep their bytes: one shared WebAssembly memory, so that code compiled to
  * WebAssembly can load and store guest memory itself, at a page's {@link PageBytes.offset}. Every
  * page is a view of it, as a page of its own buffer was; a shared memory's buffer is never detached
- * when it grows, so a page's views stay valid. A slot is reused once every view of it is
- * collected (a FinalizationRegistry; nothing a guest sees depends on which slot a page has), and is
- * zeroed when it is. Where there is no WebAssembly, no SharedArrayBuffer (a browser page that is not
+ * when it grows, so a page's views stay valid. A slot is reused, zeroed, once its owner gives it
+ * back ({@link release}: a page no address space maps any more) or every view of it is collected (a
+ * FinalizationRegistry, whose callbacks run only once the event loop turns); nothing a guest sees
+ * depends on which slot a page has. Where there is no WebAssembly, no SharedArrayBuffer (a browser page that is not
  * cross-origin isolated), or the memory is full, a page gets a buffer of its own, as before: the
  * same bytes, only not reachable from WebAssembly.
  */
@@ -101,10 +108,19 @@ export class PageArena {
     );
     if (slot === null) {
       const data = new Uint8Array(PAGE_SIZE);
-      return { data, view: new DataView(data.buffer), offset: -1 };
+      return { data, view: new DataView(data.buffer), offset: -1, slot: null };
     }
     const [data, view] = slot.views;
-    return { data, view, offset: slot.offset };
+    return { data, view, offset: slot.offset, slot: slot.slot };
+  }
+
+  /**
+   * Takes a slot back at once, before its views are collected: its owner promises that nothing
+   * reads or writes through them any more (see Page.release). A slot given back twice, or one
+   * already reclaimed, is ignored.
+   */
+  release(slot: ArenaSlot): void {
+    if (this.registry.unregister(slot)) this.free.push(slot.at);
   }
 
   /**
@@ -115,13 +131,13 @@ export class PageArena {
    */
   views<T extends readonly object[]>(
     make: (buffer: ArrayBufferLike, at: number) => T,
-  ): { views: T; offset: number } | null {
+  ): { views: T; offset: number; slot: ArenaSlot } | null {
     const at = this.slot();
     if (at < 0) return null;
     const views = make(this.buffer as ArrayBufferLike, at);
     const slot: Slot = { at, live: views.length };
-    for (const v of views) this.registry.register(v, slot);
-    return { views, offset: at };
+    for (const v of views) this.registry.register(v, slot, slot);
+    return { views, offset: at, slot };
   }
 
   /** The offset of a free slot (a reused one zeroed), or -1. */
@@ -181,6 +197,23 @@ function zeroer(memory: WasmMemory): (at: number) => void {
 
 /** The arena every {@link Page} takes its bytes from (one per process, or per worker). */
 export const PAGE_ARENA = new PageArena();
+
+/** What the page arena holds: guest pages in its memory, and the memory's bytes. */
+export interface PageArenaUsage {
+  /** Slots handed out and not given back or reclaimed yet (pages, a CPU's registers and TLBs). */
+  readonly pages: number;
+  /** Bytes of the memory (0 without one: every page has a buffer of its own). */
+  readonly bytes: number;
+}
+
+/**
+ * How much of this process's (or worker's) page arena is in use: guest pages live in one shared
+ * WebAssembly memory, which grows and does not shrink; a slot comes back when its page leaves the
+ * last address space that maps it, or once nothing holds it and the event loop has turned.
+ */
+export function pageArenaUsage(): PageArenaUsage {
+  return { pages: PAGE_ARENA.pagesInUse, bytes: PAGE_ARENA.bytes };
+}
 
 /**
  * Int32Arrays of the given lengths, one after another in one slot of {@link PAGE_ARENA} (where code
