@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressSpace } from './address-space.js';
 import type { Page } from './page.js';
-import { type ArenaSlot, PAGE_ARENA, PageArena, type PageBytes } from './page-arena.js';
+import { PAGE_ARENA, PageArena, type PageBytes } from './page-arena.js';
 import { PAGE_SIZE, PageFlags } from './page-flags.js';
 import { Reg } from './reg.js';
 import { TEST_LAYOUT, testMachine } from './test-machine.fixture.js';
@@ -138,22 +138,26 @@ describe('PageArena', () => {
     expect(kept.data.every((x) => x === 0x5a)).toBe(true);
   });
 
-  it('takes a released slot back at once, zeroed for the next page, and never frees it a second time', async () => {
+  it("takes a page's bytes back at once and hands the same views out again, zeroed, the slot never free twice", async () => {
     const arena = new PageArena({ growBytes: 65536 });
     let a: PageBytes | null = arena.allocate();
     const b = arena.allocate();
     a.data.fill(0x77);
     b.data.fill(0x11);
-    const at = a.offset;
+    const { offset: at, data } = a;
     expect(arena.pagesInUse).toBe(2);
-    arena.release(a.slot as ArenaSlot);
-    arena.release(a.slot as ArenaSlot); // a second release is ignored
+    arena.recycle(a);
     expect(arena.pagesInUse).toBe(1);
     const c = arena.allocate();
     expect(c.offset).toBe(at);
+    expect(c.data).toBe(data);
     expect(c.data.every((x) => x === 0)).toBe(true);
     expect(b.data.every((x) => x === 0x11)).toBe(true);
-    // The released page's views collected later free nothing: c keeps its slot.
+    // A buffer of its own is not taken.
+    const full = new PageArena({ memory: false });
+    full.recycle(full.allocate());
+    expect(full.allocate().offset).toBe(-1);
+    // Dropping the first holder of the views frees nothing: c holds them and keeps the slot.
     a = null;
     if (gc !== undefined) {
       for (let tries = 0; tries < 5; tries++) {
@@ -165,7 +169,7 @@ describe('PageArena', () => {
     expect(arena.allocate().offset).not.toBe(at);
   });
 
-  it('gives the slot of a page unmapped from the one space that mapped it back at once, and keeps a shared one', () => {
+  it('gives the bytes of a page unmapped from the one space that mapped it back at once, and keeps a shared one', () => {
     const as = new AddressSpace();
     const other = new AddressSpace();
     as.map(0x400000n, 2 * PAGE_SIZE, PageFlags.Present | PageFlags.Writable | PageFlags.User);
@@ -178,6 +182,8 @@ describe('PageArena', () => {
     expect(PAGE_ARENA.pagesInUse).toBe(inUse - 1);
     // The released page has no bytes any more (a holder reads nothing, never its slot's next page).
     expect([own.offset, own.data.length]).toEqual([-1, 0]);
+    own.release(); // a second release gives nothing back
+    expect(PAGE_ARENA.pagesInUse).toBe(inUse - 1);
     expect(() => own.view.getUint8(0)).toThrow(RangeError);
     // The shared one is still the other space's.
     expect(shared.offset).toBeGreaterThan(0);

@@ -5,18 +5,11 @@ import { WASM, type WasmMemory } from './wasm-api.js';
 /** Bytes in one WebAssembly page. */
 const WASM_PAGE = 65536;
 
-/** A slot of the arena's memory, as {@link PageArena.release} takes it back. */
-export interface ArenaSlot {
-  readonly at: number;
-}
-
 /** The bytes of one guest page: views of the arena's memory at `offset`, or of a buffer of their own (-1). */
 export interface PageBytes {
   readonly data: Uint8Array;
   readonly view: DataView;
   readonly offset: number;
-  /** The slot, for {@link PageArena.release}; null for a buffer of its own. */
-  readonly slot: ArenaSlot | null;
 }
 
 /** Options of a {@link PageArena}. */
@@ -30,7 +23,8 @@ export interface PageArenaOptions {
 }
 
 /** A slot and how many of its views are not collected yet; it is free once none is left. */
-interface Slot extends ArenaSlot {
+interface Slot {
+  readonly at: number;
   live: number;
 }
 
@@ -38,10 +32,10 @@ interface Slot extends ArenaSlot {
  * Where guest pages keep their bytes: one shared WebAssembly memory, so that code compiled to
  * WebAssembly can load and store guest memory itself, at a page's {@link PageBytes.offset}. Every
  * page is a view of it, as a page of its own buffer was; a shared memory's buffer is never detached
- * when it grows, so a page's views stay valid. A slot is reused, zeroed, once its owner gives it
- * back ({@link release}: a page no address space maps any more) or every view of it is collected (a
- * FinalizationRegistry, whose callbacks run only once the event loop turns); nothing a guest sees
- * depends on which slot a page has. Where there is no WebAssembly, no SharedArrayBuffer (a browser page that is not
+ * when it grows, so a page's views stay valid. A slot is reused, zeroed, once its page gives its
+ * bytes back ({@link recycle}: a page no address space maps any more) or every view of it is
+ * collected (a FinalizationRegistry, whose callbacks run only once the event loop turns); nothing a
+ * guest sees depends on which slot a page has. Where there is no WebAssembly, no SharedArrayBuffer (a browser page that is not
  * cross-origin isolated), or the memory is full, a page gets a buffer of its own, as before: the
  * same bytes, only not reachable from WebAssembly.
  */
@@ -64,6 +58,8 @@ export class PageArena {
   private top = 0;
   private size = 0;
   private readonly free: number[] = [];
+  /** Pages' bytes given back ({@link recycle}), their views still registered, to hand out again. */
+  private readonly recycled: PageBytes[] = [];
   /** Zeroes the slot at an offset (WebAssembly's memory.fill: see zeroer). */
   private readonly zero: ((at: number) => void) | null;
   private readonly registry = new FinalizationRegistry<Slot>((slot) => {
@@ -93,7 +89,8 @@ export class PageArena {
 
   /** Slots handed out and not yet reclaimed. */
   get pagesInUse(): number {
-    return this.memory === null ? 0 : (this.top - this.mapBytes - this.free.length * PAGE_SIZE) / PAGE_SIZE;
+    if (this.memory === null) return 0;
+    return (this.top - this.mapBytes - (this.free.length + this.recycled.length) * PAGE_SIZE) / PAGE_SIZE;
   }
 
   /** Bytes of the memory, its code map included (0 without one). */
@@ -101,26 +98,37 @@ export class PageArena {
     return this.size;
   }
 
-  /** A zeroed page's bytes: a slot of the memory when it has room, else a buffer of its own. */
+  /**
+   * A zeroed page's bytes: a page's given back ({@link recycle}), else a slot of the memory when it
+   * has room, else a buffer of its own.
+   */
   allocate(): PageBytes {
+    const again = this.recycled.pop();
+    if (again !== undefined) {
+      this.clean(again.offset);
+      return again;
+    }
     const slot = this.views(
       (buffer, at) => [new Uint8Array(buffer, at, PAGE_SIZE), new DataView(buffer, at, PAGE_SIZE)] as const,
     );
     if (slot === null) {
       const data = new Uint8Array(PAGE_SIZE);
-      return { data, view: new DataView(data.buffer), offset: -1, slot: null };
+      return { data, view: new DataView(data.buffer), offset: -1 };
     }
     const [data, view] = slot.views;
-    return { data, view, offset: slot.offset, slot: slot.slot };
+    return { data, view, offset: slot.offset };
   }
 
   /**
-   * Takes a slot back at once, before its views are collected: its owner promises that nothing
-   * reads or writes through them any more (see Page.release). A slot given back twice, or one
-   * already reclaimed, is ignored.
+   * Takes a page's bytes back at once, before they are collected, for {@link allocate} to hand out
+   * again, zeroed: their owner promises that nothing reads or writes through them any more (see
+   * Page.release). The views themselves are handed out again, still registered, so that whoever gets
+   * them next owns the slot until they come back or are collected: no new views, no registry work
+   * (a `fork` copies some 30 pages a child, and gets them back when it exits). A buffer of its own
+   * (offset -1) is left to the garbage collector.
    */
-  release(slot: ArenaSlot): void {
-    if (this.registry.unregister(slot)) this.free.push(slot.at);
+  recycle(bytes: PageBytes): void {
+    if (bytes.offset >= 0) this.recycled.push(bytes);
   }
 
   /**
@@ -131,21 +139,26 @@ export class PageArena {
    */
   views<T extends readonly object[]>(
     make: (buffer: ArrayBufferLike, at: number) => T,
-  ): { views: T; offset: number; slot: ArenaSlot } | null {
+  ): { views: T; offset: number } | null {
     const at = this.slot();
     if (at < 0) return null;
     const views = make(this.buffer as ArrayBufferLike, at);
     const slot: Slot = { at, live: views.length };
-    for (const v of views) this.registry.register(v, slot, slot);
-    return { views, offset: at, slot };
+    for (const v of views) this.registry.register(v, slot);
+    return { views, offset: at };
+  }
+
+  /** Zeroes the slot at `at` for its next page, its code map byte too. */
+  private clean(at: number): void {
+    (this.zero as (at: number) => void)(at);
+    (this.codeMap as Uint8Array)[at / PAGE_SIZE] = 0;
   }
 
   /** The offset of a free slot (a reused one zeroed), or -1. */
   private slot(): number {
     const reused = this.free.pop();
     if (reused !== undefined) {
-      (this.zero as (at: number) => void)(reused);
-      (this.codeMap as Uint8Array)[reused / PAGE_SIZE] = 0;
+      this.clean(reused);
       return reused;
     }
     const memory = this.memory;

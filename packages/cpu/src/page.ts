@@ -1,5 +1,5 @@
 import type { Insn } from './insn.js';
-import { type ArenaSlot, PAGE_ARENA } from './page-arena.js';
+import { PAGE_ARENA } from './page-arena.js';
 import { PAGE_SIZE } from './page-flags.js';
 
 /** Compiled code derived from a page's bytes: it must drop what overlaps every write. */
@@ -51,8 +51,6 @@ export class Page {
    * decoded code is told of (and of its dropping), or null while nothing was compiled here.
    */
   jit: CompiledCodeObserver | null = null;
-  /** The page arena's slot of the bytes, until {@link release}; null for a buffer of its own. */
-  private slot: ArenaSlot | null;
 
   constructor(flags: number) {
     this.flags = flags;
@@ -60,30 +58,25 @@ export class Page {
     this.data = bytes.data;
     this.view = bytes.view;
     this.offset = bytes.offset;
-    this.slot = bytes.slot;
   }
 
   /**
    * The page left the last address space that mapped it (AddressSpace.unmap of a page never
-   * shared): its arena slot is free at once for the next page, rather than once the garbage
-   * collector has found its views dead and the event loop has turned, which a long synchronous run
-   * never lets happen (measured: `fork 20` run after run wrote every page it copied to fresh memory,
-   * whose first write cost 2-3 µs a page where a reused slot's costs 0.3). Its bytes are gone: `data`
-   * and `view` become empty, so that a holder of the page object reads nothing (or a RangeError),
-   * never the bytes of the slot's next page. No CPU reads the slot afterwards: an unmap changes the
-   * mapping epoch, and every CPU flushes its TLB (the page offsets compiled code goes through
-   * included) before it runs again.
+   * shared): its bytes go back to the page arena at once for the next page (PageArena.recycle),
+   * rather than once the garbage collector has found them dead and the event loop has turned, which
+   * a long synchronous run never lets happen (measured: `fork 20` run after run wrote every page it
+   * copied to fresh memory, whose first write cost 2-3 µs a page where a reused slot's costs 0.3).
+   * The page keeps empty bytes, so that a holder of it reads nothing (or a RangeError), never its
+   * slot's next page. No CPU reads the slot afterwards: an unmap changes the mapping epoch, and every
+   * CPU flushes its TLB (the page offsets compiled code goes through included) before it runs again.
    */
   release(): void {
-    const slot = this.slot;
-    if (slot === null) return;
-    this.slot = null;
-    if (this.code !== null) (PAGE_ARENA.codeMap as Uint8Array)[this.offset / PAGE_SIZE] = 0;
+    if (this.offset < 0) return;
+    PAGE_ARENA.recycle({ data: this.data, view: this.view, offset: this.offset });
     const self = this as { data: Uint8Array; view: DataView; offset: number };
     self.data = RELEASED;
     self.view = RELEASED_VIEW;
     self.offset = -1;
-    PAGE_ARENA.release(slot);
   }
 
   /** The decode cache of this page, created on first use. */
