@@ -48,6 +48,8 @@ class RunTable {
 
   constructor(wasm: WasmApi) {
     this.table = new wasm.Table({ element: 'anyfunc', initial: 256 });
+    // dispatch(slot, ...run's five): run's arguments, then the slot, through type 1 (after the
+    // module's one function's): run's signature (WasmRun).
     const fn = new WasmFunction([I32, I32, I32, I32, I32, I32], [I32]);
     fn.get(1).get(2).get(3).get(4).get(5).get(0).callIndirect(1);
     const bytes = writeModule({
