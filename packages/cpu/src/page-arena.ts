@@ -35,9 +35,9 @@ interface Slot {
  * when it grows, so a page's views stay valid. A slot is reused, zeroed, once its page gives its
  * bytes back ({@link recycle}: a page no address space maps any more) or every view of it is
  * collected (a FinalizationRegistry, whose callbacks run only once the event loop turns); nothing a
- * guest sees depends on which slot a page has. Where there is no WebAssembly, no SharedArrayBuffer (a browser page that is not
- * cross-origin isolated), or the memory is full, a page gets a buffer of its own, as before: the
- * same bytes, only not reachable from WebAssembly.
+ * guest sees depends on which slot a page has. Where there is no WebAssembly, no SharedArrayBuffer
+ * (a browser page that is not cross-origin isolated), or the memory is full, a page gets a buffer of
+ * its own, as before: the same bytes, only not reachable from WebAssembly.
  */
 export class PageArena {
   /** The memory, or null where there is none. */

@@ -66,12 +66,12 @@ export class Page {
    * rather than once the garbage collector has found them dead and the event loop has turned, which
    * a long synchronous run never lets happen (measured: `fork 20` run after run wrote every page it
    * copied to fresh memory, whose first write cost 2-3 µs a page where a reused slot's costs 0.3).
-   * The page keeps empty bytes, so that a holder of it reads nothing (or a RangeError), never its
-   * slot's next page. No CPU reads the slot afterwards: an unmap changes the mapping epoch, and every
+   * The page keeps empty bytes (a page with a buffer of its own too), so that a holder of it reads
+   * nothing (or a RangeError), never its slot's next page. No CPU reads the slot afterwards: an unmap changes the mapping epoch, and every
    * CPU flushes its TLB (the page offsets compiled code goes through included) before it runs again.
    */
   release(): void {
-    if (this.offset < 0) return;
+    if (this.data === RELEASED) return;
     PAGE_ARENA.recycle({ data: this.data, view: this.view, offset: this.offset });
     const self = this as { data: Uint8Array; view: DataView; offset: number };
     self.data = RELEASED;
