@@ -24,7 +24,7 @@ import {
 } from './region-plan.js';
 import { NO_ENTRIES, RegionEmitter } from './region-source.js';
 import { compileWasmRegion } from './wasm/wasm-install.js';
-import { wasmTakes } from './wasm/wasm-region.js';
+import { wasmTakes } from './wasm/wasm-takes.js';
 
 /** The interpreter's executors the generated code calls (one source of truth for those ops). */
 const EXECUTORS = {

@@ -3,7 +3,8 @@ import { PAGE_ARENA } from '../../page-arena.js';
 import { WASM, type WasmApi, type WasmTable } from '../../wasm-api.js';
 import type { RegionFunction } from '../jit-region.js';
 import type { RegionPlan } from '../region-plan.js';
-import { WasmRegionEmitter, type WasmRun, X_FLAGS, X_RETIRED, X_RIP_HI, X_RIP_LO } from './wasm-region.js';
+import { type WasmRun, X_FLAGS, X_RETIRED, X_RIP_HI, X_RIP_LO } from './wasm-layout.js';
+import { WasmRegionEmitter } from './wasm-region.js';
 import { I32, WasmFunction, writeModule } from './wasm-writer.js';
 
 /** What a region compiled to WebAssembly reads and sets of the CPU around its run (CpuState, CpuCore). */

@@ -8,7 +8,7 @@ import { isCompilable } from '../compilable.js';
 import type { JitRegion, RegionFunction } from '../jit-region.js';
 import { planRegion } from '../region-plan.js';
 import { compileWasmRegion } from './wasm-install.js';
-import { wasmTakes } from './wasm-region.js';
+import { wasmTakes } from './wasm-takes.js';
 
 const CODE = 0x400000n;
 const DATA = 0x600000n;

@@ -4,24 +4,22 @@ import { Op } from '../../op.js';
 import { SHIFT_SAR, SHIFT_SHL, SHIFT_SHR } from '../../semantics/shift-semantics.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan, returnSiteBlocks } from '../region-plan.js';
 import { condFunction } from './wasm-cond.js';
+import {
+  EXCHANGE,
+  P_PC,
+  P_REGS,
+  P_REM,
+  P_RTLB,
+  P_WTLB,
+  TLB_HI,
+  TLB_OFF,
+  X_FLAGS,
+  X_RETIRED,
+  X_RIP_HI,
+  X_RIP_LO,
+} from './wasm-layout.js';
+import { ALU_KIND, opOf } from './wasm-takes.js';
 import { I32, I64, W, WasmFunction, writeModule } from './wasm-writer.js';
-
-/**
- * Where a CPU's state is for code compiled to WebAssembly, in the page arena's memory: R and H at
- * `regs` (CpuState.regsOffset), then the exchange area (CpuState.exchange) at `regs + 128`, and the
- * read and write TLBs (CpuCore.rTlbOffset/wTlbOffset): tag low halves, high halves, page offsets.
- */
-export const EXCHANGE = 128;
-/** The exchange area's ints: the lazy-flag record (CpuState's order, 10), RFLAGS, RIP, instructions retired. */
-export const X_FLAGS = 10;
-export const X_RIP_LO = 11;
-export const X_RIP_HI = 12;
-export const X_RETIRED = 13;
-const TLB_HI = 1024;
-const TLB_OFF = 2048;
-
-/** A region compiled to WebAssembly: `run(rem, block, regs, rtlb, wtlb)` returns as a RegionFunction does. */
-export type WasmRun = (rem: number, block: number, regs: number, rtlb: number, wtlb: number) => number;
 
 /** What the back end made of a plan: the module's bytes, and what a JitRegion needs of it. */
 export interface WasmRegionCode {
@@ -35,94 +33,6 @@ export interface WasmRegionCode {
   readonly readsFlags: boolean;
 }
 
-/** The ALU ops with the lazy kind each records. */
-const ALU_KIND: Readonly<Record<number, number>> = {
-  [Op.Add]: LazyOp.Add,
-  [Op.Sub]: LazyOp.Sub,
-  [Op.Cmp]: LazyOp.Sub,
-  [Op.And]: LazyOp.Logic,
-  [Op.Or]: LazyOp.Logic,
-  [Op.Xor]: LazyOp.Logic,
-  [Op.Test]: LazyOp.Logic,
-};
-
-const MEMORY_FORM_GENERAL = 4;
-
-/** The op of an instruction, an AluReg's own op for it. */
-function opOf(i: Insn): number {
-  return i.op === Op.AluReg ? i.i2 : i.op;
-}
-
-/** Whether the back end takes `i` (this form of it). */
-function takes(i: Insn): boolean {
-  if (i.cost !== 1) return false;
-  const mem = i.dk === 2 || i.sk === 2 || i.op === Op.Lea;
-  if (mem && i.mf === MEMORY_FORM_GENERAL) return false;
-  const op = opOf(i);
-  switch (op) {
-    case Op.Nop:
-    case Op.MovRR:
-    case Op.MovRI:
-    case Op.MovRM:
-    case Op.MovMR:
-    case Op.MovMI:
-    case Op.Movzx:
-    case Op.Movsx:
-    case Op.Lea:
-    case Op.Jcc:
-    case Op.Jmp:
-    case Op.Call:
-    case Op.Ret:
-    case Op.Setcc:
-    case Op.Cmovcc:
-      return true;
-    case Op.Add:
-    case Op.Sub:
-    case Op.Cmp:
-    case Op.And:
-    case Op.Or:
-    case Op.Xor:
-    case Op.Test:
-      return (i.dk === 1 || i.dk === 2) && (i.sk === 1 || i.sk === 2 || i.sk === 3);
-    case Op.Inc:
-    case Op.Dec:
-    case Op.Not:
-    case Op.Neg:
-      return i.dk === 1 || i.dk === 2;
-    case Op.Shift:
-      // By an immediate, at 32/64 bits, shl/shr/sar (the interpreter's inline form).
-      return (
-        i.dk === 1 &&
-        i.sk === 3 &&
-        (i.size === 4 || i.size === 8) &&
-        (i.cc === SHIFT_SHL || i.cc === SHIFT_SHR || i.cc === SHIFT_SAR) &&
-        (i.il & (i.size === 8 ? 63 : 31)) !== 0
-      );
-    case Op.Imul2:
-      return i.sk === 1 && i.size >= 4;
-    case Op.Push:
-      return i.size === 8 && i.sk === 1;
-    case Op.Pop:
-      return i.size === 8 && i.dk === 1;
-    default:
-      return false;
-  }
-}
-
-/**
- * Whether the WebAssembly back end takes `plan`: blocks of one page, no gate, and every instruction
- * one it writes (the integer moves, ALU ops, branches, calls and returns of compiled C code, at a
- * cost of 1 each); the JavaScript back end takes the rest.
- */
-export function wasmTakes(plan: RegionPlan): boolean {
-  if (plan.pages.length !== 1) return false;
-  for (const b of plan.blocks) {
-    if (b.end === BlockEnd.Gate || b.page !== 0) return false;
-    for (const i of b.insns) if (!takes(i)) return false;
-  }
-  return true;
-}
-
 /** A flag writer of the current block, its operands and result in i64 locals (zero-extended at its size). */
 interface Writer {
   readonly kind: number;
@@ -132,15 +42,8 @@ interface Writer {
 /** The module's functions after the imported imulOverflow: cond, then run. */
 const COND = 1;
 
-/** Parameters of the region function. */
-const P_REM = 0;
-const P_PC = 1;
-const P_REGS = 2;
-const P_RTLB = 3;
-const P_WTLB = 4;
-
 /**
- * Writes one region as a WebAssembly module (its `run` export; see {@link WasmRun}), from the same
+ * Writes one region as a WebAssembly module (its `run` export; see WasmRun), from the same
  * plan the JavaScript back end takes (region-plan.ts), with the same exits, entries and budget
  * rules, so the two are interchangeable: registers are i64 locals loaded from R/H and written back
  * at the exit; the lazy-flag record is ten i32 locals taken from and given back to the exchange area,
