@@ -1,6 +1,7 @@
 import type { Insn } from '../../insn.js';
 import { LazyOp } from '../../lazy-flags.js';
 import { Op } from '../../op.js';
+import { ALU_LAZY_OP } from '../../semantics/alu-semantics.js';
 import { SHIFT_SAR, SHIFT_SHL, SHIFT_SHR } from '../../semantics/shift-semantics.js';
 import { BlockEnd, type PlannedBlock, type RegionPlan, returnSiteBlocks } from '../region-plan.js';
 import { condFunction } from './wasm-cond.js';
@@ -18,7 +19,7 @@ import {
   X_RIP_HI,
   X_RIP_LO,
 } from './wasm-layout.js';
-import { ALU_KIND, opOf } from './wasm-takes.js';
+import { opOf } from './wasm-takes.js';
 import { I32, I64, W, WasmFunction, writeModule } from './wasm-writer.js';
 
 /** What the back end made of a plan: the module's bytes, and what a JitRegion needs of it. */
@@ -706,7 +707,7 @@ export class WasmRegionEmitter {
     this.mask(i.size);
     f.set(this.r);
     if (writes) this.writeBack(i);
-    this.writeFlags(ALU_KIND[op], i.size, false);
+    this.writeFlags(ALU_LAZY_OP[op], i.size, false);
   }
 
   private unary(i: Insn, op: number): void {

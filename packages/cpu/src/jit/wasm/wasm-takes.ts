@@ -1,19 +1,8 @@
 import { type Insn, MemoryForm } from '../../insn.js';
-import { LazyOp } from '../../lazy-flags.js';
 import { Op } from '../../op.js';
+import { ALU_LAZY_OP } from '../../semantics/alu-semantics.js';
 import { SHIFT_SAR, SHIFT_SHL, SHIFT_SHR } from '../../semantics/shift-semantics.js';
 import { BlockEnd, type RegionPlan } from '../region-plan.js';
-
-/** The ALU ops with the lazy kind each records. */
-export const ALU_KIND: Readonly<Record<number, number>> = {
-  [Op.Add]: LazyOp.Add,
-  [Op.Sub]: LazyOp.Sub,
-  [Op.Cmp]: LazyOp.Sub,
-  [Op.And]: LazyOp.Logic,
-  [Op.Or]: LazyOp.Logic,
-  [Op.Xor]: LazyOp.Logic,
-  [Op.Test]: LazyOp.Logic,
-};
 
 /** The op of an instruction, an AluReg's own op for it. */
 export function opOf(i: Insn): number {
@@ -26,9 +15,10 @@ function takes(i: Insn): boolean {
   const mem = i.dk === 2 || i.sk === 2 || i.op === Op.Lea;
   if (mem && i.mf === MemoryForm.General) return false;
   const op = opOf(i);
-  // add/sub/cmp/and/or/xor/test with a register or memory destination, and a register, memory or
-  // immediate source.
-  if (ALU_KIND[op] !== undefined) return (i.dk === 1 || i.dk === 2) && (i.sk === 1 || i.sk === 2 || i.sk === 3);
+  // add/sub/cmp/and/or/xor/test (not adc/sbb) with a register or memory destination, and a register,
+  // memory or immediate source.
+  if (op !== Op.Adc && op !== Op.Sbb && ALU_LAZY_OP[op] !== undefined)
+    return (i.dk === 1 || i.dk === 2) && (i.sk === 1 || i.sk === 2 || i.sk === 3);
   switch (op) {
     case Op.Nop:
     case Op.MovRR:
