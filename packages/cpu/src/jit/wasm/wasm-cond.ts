@@ -68,24 +68,26 @@ export function condFunction(): WasmFunction {
   f.op(W.else);
   f.get(cf).set(CF);
   f.op(W.end).op(W.end).op(W.end).op(W.end);
-  // OF.
+  /**
+   * OF = the sign bit of (a ^ b) & (c ^ e), of the halves (`*h` at 8 bytes, else `*l` at the
+   * record's size).
+   */
+  const overflow = (al: number, ah: number, bl: number, bh: number, cl: number, ch: number, el: number, eh: number) => {
+    wide().open(W.if);
+    f.get(ah).get(bh).op(W.i32Xor).get(ch).get(eh).op(W.i32Xor).op(W.i32And).i32(31).op(W.i32ShrU).set(OF);
+    f.op(W.else);
+    f.get(al).get(bl).op(W.i32Xor).get(cl).get(el).op(W.i32Xor).op(W.i32And).set(t);
+    msbT();
+    f.set(OF);
+    f.op(W.end);
+  };
+  // OF. Add (and inc): both operands' signs differ from the result's; sub (and dec): the operands'
+  // signs differ, and the result's differs from the first's.
   isOp(1).get(op).i32(4).op(W.i32Eq).op(W.i32Or).open(W.if);
-  wide().open(W.if);
-  f.get(dh).get(rh).op(W.i32Xor).get(sh).get(rh).op(W.i32Xor).op(W.i32And).i32(31).op(W.i32ShrU).set(OF);
-  f.op(W.else);
-  f.get(dl).get(rl).op(W.i32Xor).get(sl).get(rl).op(W.i32Xor).op(W.i32And).set(t);
-  msbT();
-  f.set(OF);
-  f.op(W.end);
+  overflow(dl, dh, rl, rh, sl, sh, rl, rh);
   f.op(W.else);
   isOp(2).get(op).i32(5).op(W.i32Eq).op(W.i32Or).open(W.if);
-  wide().open(W.if);
-  f.get(dh).get(sh).op(W.i32Xor).get(dh).get(rh).op(W.i32Xor).op(W.i32And).i32(31).op(W.i32ShrU).set(OF);
-  f.op(W.else);
-  f.get(dl).get(sl).op(W.i32Xor).get(dl).get(rl).op(W.i32Xor).op(W.i32And).set(t);
-  msbT();
-  f.set(OF);
-  f.op(W.end);
+  overflow(dl, dh, sl, sh, dl, dh, rl, rh);
   f.op(W.else);
   isOp(6).open(W.if);
   f.get(of).set(OF);

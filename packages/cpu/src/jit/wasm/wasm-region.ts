@@ -34,6 +34,38 @@ export interface WasmRegionCode {
   readonly readsFlags: boolean;
 }
 
+/** Conditions after a cmp/sub as the first operand compared with the second: the i64 and i32 compare. */
+const SUB_ORDERS: Readonly<Record<number, readonly [number, number]>> = {
+  2: [W.i64LtU, W.i32LtU],
+  3: [W.i64GeU, W.i32GeU],
+  4: [W.i64Eq, W.i32Eq],
+  5: [W.i64Ne, W.i32Ne],
+  6: [W.i64LeU, W.i32LeU],
+  7: [W.i64GtU, W.i32GtU],
+  12: [W.i64LtS, W.i32LtS],
+  13: [W.i64GeS, W.i32GeS],
+  14: [W.i64LeS, W.i32LeS],
+  15: [W.i64GtS, W.i32GtS],
+};
+
+/** Conditions after a logic op (CF = OF = 0) as the result compared with 0: the i64 and i32 compare. */
+const LOGIC_VS_ZERO: Readonly<Record<number, readonly [number, number]>> = {
+  6: [W.i64Eq, W.i32Eq],
+  7: [W.i64Ne, W.i32Ne],
+  12: [W.i64LtS, W.i32LtS],
+  13: [W.i64GeS, W.i32GeS],
+  14: [W.i64LeS, W.i32LeS],
+  15: [W.i64GtS, W.i32GtS],
+};
+
+/** Conditions of ZF and SF alone, after any writer: the result compared with 0. */
+const ZS_VS_ZERO: Readonly<Record<number, readonly [number, number]>> = {
+  4: [W.i64Eq, W.i32Eq],
+  5: [W.i64Ne, W.i32Ne],
+  8: [W.i64LtS, W.i32LtS],
+  9: [W.i64GeS, W.i32GeS],
+};
+
 /** A flag writer of the current block, its operands and result in i64 locals (zero-extended at its size). */
 interface Writer {
   readonly kind: number;
@@ -416,19 +448,7 @@ export class WasmRegionEmitter {
     };
     if (w.kind === LazyOp.Sub) {
       // cmp/sub: the orders straight from the operands.
-      const ops: Record<number, readonly [number, number]> = {
-        2: [W.i64LtU, W.i32LtU],
-        3: [W.i64GeU, W.i32GeU],
-        4: [W.i64Eq, W.i32Eq],
-        5: [W.i64Ne, W.i32Ne],
-        6: [W.i64LeU, W.i32LeU],
-        7: [W.i64GtU, W.i32GtU],
-        12: [W.i64LtS, W.i32LtS],
-        13: [W.i64GeS, W.i32GeS],
-        14: [W.i64LeS, W.i32LeS],
-        15: [W.i64GtS, W.i32GtS],
-      };
-      const o = ops[cc];
+      const o = SUB_ORDERS[cc];
       if (o !== undefined) {
         at(this.d);
         at(this.s);
@@ -438,38 +458,16 @@ export class WasmRegionEmitter {
     }
     if (w.kind === LazyOp.Logic) {
       // CF = OF = 0: B never, AE always, BE is Z, A is not Z, L is S, LE is S or Z.
-      switch (cc) {
-        case 2:
-          f.i32(0);
-          return true;
-        case 3:
-          f.i32(1);
-          return true;
-        case 6:
-          return result(W.i64Eq, W.i32Eq);
-        case 7:
-          return result(W.i64Ne, W.i32Ne);
-        case 12:
-          return result(W.i64LtS, W.i32LtS);
-        case 13:
-          return result(W.i64GeS, W.i32GeS);
-        case 14:
-          return result(W.i64LeS, W.i32LeS);
-        case 15:
-          return result(W.i64GtS, W.i32GtS);
+      if (cc === 2 || cc === 3) {
+        f.i32(cc - 2);
+        return true;
       }
+      const o = LOGIC_VS_ZERO[cc];
+      if (o !== undefined) return result(o[0], o[1]);
     }
     // Every kind: ZF and SF from the result (the dec; jnz of a counted loop).
-    switch (cc) {
-      case 4:
-        return result(W.i64Eq, W.i32Eq);
-      case 5:
-        return result(W.i64Ne, W.i32Ne);
-      case 8:
-        return result(W.i64LtS, W.i32LtS);
-      case 9:
-        return result(W.i64GeS, W.i32GeS);
-    }
+    const o = ZS_VS_ZERO[cc];
+    if (o !== undefined) return result(o[0], o[1]);
     // An add's CF: the result below the first operand (unsigned), the record's carry in being 0.
     if (w.kind === LazyOp.Add && (cc === 2 || cc === 3)) {
       at(this.r);
