@@ -80,6 +80,7 @@ const FIELDS = {
     'vTagHi',
     'vPage',
     'tlbFlushes',
+    'regWrites',
     'attention',
     'epoch',
   ],

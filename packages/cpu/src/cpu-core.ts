@@ -74,6 +74,13 @@ export class CpuCore extends CpuState {
   /** Counts {@link flushTlb} calls (a run loop calling out to the host sees whether one happened meanwhile). */
   tlbFlushes = 0;
   /**
+   * Moves whenever the general registers may have changed other than by the instruction a run
+   * retires: a host write (`setRegHalves`, `setReg`, a context restored) and any
+   * run or step (an exception delivered pushes and moves RSP without retiring). A compiled region
+   * that asks the host at a gate reloads its registers only when this moved meanwhile.
+   */
+  regWrites = 0;
+  /**
    * A debugger's memory watch (gdb's read and access watchpoints): while set, the pages it names (by
    * their `lo & -4096` and `hi` halves) never enter this CPU's read or write TLB, so every load and
    * store of them takes the slow path, where `access` sees it (and only it) once the translation

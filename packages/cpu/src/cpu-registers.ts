@@ -126,8 +126,7 @@ export class CpuRegisters extends CpuSystem {
   }
   /** Writes a GPR (host side); the value is taken modulo 2^64. */
   setReg(r: RegIndex, v: bigint): void {
-    this.R[r] = lo32(v);
-    this.H[r] = hi32(v);
+    this.setRegHalves(r, lo32(v), hi32(v));
   }
   /** Reads the low 32 bits of a GPR, unsigned. */
   getReg32(r: RegIndex): number {
@@ -145,10 +144,12 @@ export class CpuRegisters extends CpuSystem {
   regHi(r: RegIndex): number {
     return this.H[r];
   }
-  /** Writes a GPR from its int32 halves. */
+  /** Writes a GPR from its int32 halves (a write of the value it holds changes nothing, not even {@link regWrites}). */
   setRegHalves(r: RegIndex, lo: number, hi: number): void {
+    if (this.R[r] === lo && this.H[r] === hi) return;
     this.R[r] = lo;
     this.H[r] = hi;
+    this.regWrites++;
   }
   /** The low 32 bits of RIP, as an int32. */
   get ripLow(): number {

@@ -139,6 +139,7 @@ export class Cpu extends CpuTraps {
    * @see Intel SDM Vol. 3A §6.9 (priority among simultaneous exceptions and interrupts)
    */
   run(budget: number, hardCap?: number): RunResult {
+    this.regWrites++;
     if (this.epoch !== mappingEpoch.value) {
       this.flushTlb();
       this.epoch = mappingEpoch.value;

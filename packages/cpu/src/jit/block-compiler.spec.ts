@@ -483,13 +483,13 @@ describe.each([
       return { as, cpu };
     }
 
-    /** Runs the loop 200 times with `hook` at the gate (it counts in rdx), on one engine. */
-    function run(hook: Hook, jit: boolean, budget: number) {
+    /** Runs the loop 200 times with `hook` at the gate (it counts in rdx unless `quiet`), on one engine. */
+    function run(hook: Hook, jit: boolean, budget: number, quiet = false) {
       const { cpu } = gateMachine(jit, 200n);
       let calls = 0;
       cpu.gateHook = (c) => {
         calls++;
-        c.setReg(Reg.RDX, c.getReg(Reg.RDX) + 1n);
+        if (!quiet) c.setReg(Reg.RDX, c.getReg(Reg.RDX) + 1n);
         return hook(c, calls);
       };
       const out = [];
@@ -514,6 +514,12 @@ describe.each([
         c.rip += 1n;
         return true;
       },
+      // A register the region keeps in a local: it must take the host's value (see regWrites).
+      'changing a register the region keeps': (c) => {
+        c.setReg(Reg.RCX, c.getReg(Reg.RCX) + 100n);
+        c.rip += 1n;
+        return true;
+      },
       'flushing the TLB': (c) => {
         c.flushTlb();
         c.rip += 1n;
@@ -533,6 +539,42 @@ describe.each([
         return true;
       },
     };
+
+    // Hooks that write no register (a region goes on without reloading its registers: regWrites).
+    const quietHooks: Record<string, Hook> = {
+      'writing no register': (c) => {
+        c.rip += 1n;
+        return true;
+      },
+      'writing registers the values they hold': (c) => {
+        c.setReg(Reg.RCX, c.getReg(Reg.RCX));
+        c.setRegHalves(Reg.RSP, c.regLo(Reg.RSP), c.regHi(Reg.RSP));
+        c.rip += 1n;
+        return true;
+      },
+      'changing a register and putting it back': (c, n) => {
+        const rcx = c.getReg(Reg.RCX);
+        c.setReg(Reg.RCX, rcx + BigInt(n));
+        c.setReg(Reg.RCX, rcx);
+        c.rip += 1n;
+        return true;
+      },
+    };
+
+    for (const [name, hook] of Object.entries(quietHooks)) {
+      it(`should run a gate hook ${name} as the interpreter does, inside the region`, () => {
+        for (const budget of [1, 5, 1e6]) {
+          const a = run(hook, false, budget, true);
+          const b = run(hook, true, budget, true);
+          expect(b.out).toEqual(a.out);
+        }
+        const b = run(hook, true, 1e6, true);
+        expect(b.out[0].r.reason).toBe('hlt');
+        expect(b.out[0].ctx.gpr[Reg.RCX]).toBe(400n);
+        expect(b.jit?.stats.gates).toBeGreaterThan(190);
+        expect(b.jit?.stats.entries).toBeLessThan(10);
+      });
+    }
 
     it('should run the byte under a gate as code once it is no gate, though regions were linked to it', () => {
       const go = (jit: boolean) => {

@@ -721,9 +721,9 @@ export class RegionEmitter {
    * A gate (a block of its own): the region's state written back and its counts committed, as the
    * interpreter's would be at the gate, then the host's hook asked (see runGate). The region returns
    * -3 when the host did not run in place, -4 when it did with effects the run loop must see (the
-   * state is the host's: nothing is written back again); else it reloads the registers and goes on
-   * at the next block when that is where the host moved RIP and nothing the host did killed the
-   * region, or leaves for RIP.
+   * state is the host's: nothing is written back again); else it reloads the registers when the
+   * host may have written one (CpuCore.regWrites moved) and goes on at the next block when that is
+   * where the host moved RIP and nothing the host did killed the region, or leaves for RIP.
    */
   private gate(j: number, b: PlannedBlock): void {
     const k = this.insns.length;
@@ -740,9 +740,9 @@ export class RegionEmitter {
     this.emit(`cpu.ripLo = ${lit((pageLo + b.start) | 0)}; cpu.ripHi = ${lit(pageHi)};`);
     this.emit(`ret = rem0 - rem; cpu.retiredCount += ret; cpu.virtualCount += ${vc} * cpu.costMask; rem0 = rem;`);
     if (!this.unitCost) this.emit('vc = 0;');
-    this.emit(`const gr = XG(cpu, I[${k}]);`);
+    this.emit(`const gw = cpu.regWrites; const gr = XG(cpu, I[${k}]);`);
     this.emit(`if (gr !== ${GateRun.Go}) return gr === ${GateRun.Exit} ? -3 : -4;`);
-    this.emit('@RL@');
+    this.emit('if (cpu.regWrites !== gw) { @RL@ }');
     const next = (pageLo + b.next) | 0;
     this.emit(`nl = cpu.ripLo; nh = cpu.ripHi;`);
     this.emit(`if (nl === ${lit(next)} && nh === ${lit(pageHi)} && !B.dead) {`);
