@@ -538,6 +538,18 @@ describe.each([
         c.rip += 1n;
         return true;
       },
+      'mapping other code at its page once': (c, n) => {
+        if (n === 50) {
+          // The same loop, adding 3 to ecx: a region that found the page mapped must not go on there.
+          const as = c.addressSpace;
+          as.unmap(GATE, 4096);
+          as.map(GATE, 4096, RWX);
+          as.write(GATE, Uint8Array.from(detour.map((b, k) => (k === 3 ? 3 : b))));
+          as.markGate(GATE, true);
+        }
+        c.rip += 1n;
+        return true;
+      },
     };
 
     // Hooks that write no register (a region goes on without reloading its registers: regWrites).

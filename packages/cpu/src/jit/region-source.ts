@@ -342,6 +342,8 @@ export class RegionEmitter {
     }
     const { text: body, dispatch, cases } = assemble(bodies, enterable);
     const foreign = this.plan.pages.length > 1;
+    // Whether each other page was found mapped in this run (see edge()).
+    const marks = this.plan.pages.map((_, q) => `pm${q} = 0`).slice(1);
     const gates = blocks.some((b) => b.end === BlockEnd.Gate);
     const regs = [...this.used].sort((a, b) => a - b);
     const wregs = [...this.written].sort((a, b) => a - b);
@@ -371,6 +373,7 @@ export class RegionEmitter {
       'const R = cpu.R, H = cpu.H, rTL = cpu.rTagLo, rTH = cpu.rTagHi, rP = cpu.rPage, wTL = cpu.wTagLo, wTH = cpu.wTagHi, wP = cpu.wPage;',
       // The fetch TLB, for the crossings onto its other pages (see edge()).
       foreign ? 'const fTL = cpu.fTagLo, fTH = cpu.fTagHi, fP = cpu.fPage, PG = B.pages;' : '',
+      foreign ? `let ${marks};` : '',
       regs.length > 0 ? `let ${load};` : '',
       lazyLocals(),
       names.length > 0 ? `let ${names.join(', ')};` : '',
@@ -681,8 +684,10 @@ export class RegionEmitter {
    * Onto another page than its own, the region goes on only while the fetch TLB (or its victim entry)
    * maps the very page it was compiled from there, a translation as valid as the run loop's: else it
    * leaves, and the run loop fetches there (a #PF once the page is gone). Back onto its own page it
-   * needs no check: it was entered there, and nothing in it changes the translations (a gate that does
-   * makes it leave).
+   * needs no check: it was entered there, and nothing in it changes the translations (no instruction
+   * that does is compiled, a TLB miss leaves, and a gate whose host changed them makes it leave, see
+   * runGate). For the same reason another page, once found mapped, stays so for the rest of the run:
+   * each is checked at the first crossing onto it.
    */
   private edge(lo: number, hi: number): void {
     const l = lo | 0;
@@ -701,7 +706,9 @@ export class RegionEmitter {
       const pg = `PG[${to.page}]`;
       const tlb = `fTL[${t}] === ${tag} && fTH[${t}] === ${lit(hi)} && fP[${t}] === ${pg}`;
       const victim = `cpu.vTagLo === ${tag} && cpu.vTagHi === ${lit(hi)} && cpu.vPage === ${pg}`;
-      conds.push(`!((${tlb}) || (${victim}))`);
+      // Asked once a run: the answer holds to the region's end (see above), so pmN keeps it.
+      const m = `pm${to.page}`;
+      conds.push(`(${m} === 0 && (${m} = (${tlb}) || (${victim}) ? 1 : 0) === 0)`);
     }
     // Into a loop that carries its flags along its back edge: `pf` says which way it was entered.
     let via = '';
