@@ -75,9 +75,9 @@ export class CpuCore extends CpuState {
   tlbFlushes = 0;
   /**
    * Moves whenever the general registers may have changed other than by the instruction a run
-   * retires: a host write (`setRegHalves`, `setReg`, a context restored) and any
-   * run or step (an exception delivered pushes and moves RSP without retiring). A compiled region
-   * that asks the host at a gate reloads its registers only when this moved meanwhile.
+   * retires: at a host write that changes one (`setRegHalves`, `setReg`, a context restored) and at
+   * every run or step (an exception delivered pushes and moves RSP without retiring). A region
+   * compiled to JavaScript that asks the host at a gate reloads its registers only when this moved.
    */
   regWrites = 0;
   /**

@@ -144,7 +144,7 @@ export class CpuRegisters extends CpuSystem {
   regHi(r: RegIndex): number {
     return this.H[r];
   }
-  /** Writes a GPR from its int32 halves (a write of the value it holds changes nothing, not even {@link regWrites}). */
+  /** Writes a GPR from its int32 halves (a write of the value it holds changes nothing, not even regWrites). */
   setRegHalves(r: RegIndex, lo: number, hi: number): void {
     if (this.R[r] === lo && this.H[r] === hi) return;
     this.R[r] = lo;
