@@ -16,6 +16,25 @@ describe(AddressSpace, () => {
     expect(as.isMapped(0x1000n, 8193)).toBe(false);
   });
 
+  it("should map a copy of whole pages, none of a reused slot's old bytes in it, and refuse to map one twice", () => {
+    const as = new AddressSpace();
+    // A page given back to the page arena: the next page may take its slot.
+    as.map(0x9000n, 4096, P | W);
+    as.write(0x9000n, new Uint8Array(4096).fill(0xee));
+    as.unmap(0x9000n, 4096);
+    const bytes = Uint8Array.from({ length: 8192 }, (_, k) => (k * 7) & 0xff);
+    as.mapCopy(0x1000n, bytes, P | W);
+    expect(as.read(0x1000n, 8192)).toEqual(bytes);
+    expect(as.flagsAt(0x1000n)).toBe(P | W);
+    // A copy: the source changes alone.
+    bytes[5] ^= 0xff;
+    expect(as.readU8(0x1005n)).toBe(35);
+    expect(() => as.mapCopy(0x2000n, bytes.subarray(0, 4096), P)).toThrow(MemoryError);
+    expect(() => as.mapCopy(0x3800n, bytes.subarray(0, 4096), P)).toThrow(RangeError);
+    expect(() => as.mapCopy(0x4000n, bytes.subarray(0, 100), P)).toThrow(RangeError);
+    expect(as.isMapped(0x3000n)).toBe(false);
+  });
+
   it('should read and write values across a page boundary in little-endian order', () => {
     const as = new AddressSpace();
     as.map(0x1000n, 8192, P);

@@ -66,6 +66,27 @@ export class AddressSpace {
   }
 
   /**
+   * Maps pages holding a copy of `bytes` (whole pages) at `address` (page-aligned): what `map` and
+   * then `write` of the same bytes do, without zeroing the new pages first: a fork copies every
+   * writable page of its parent (Linux shares them copy-on-write instead). Throws MemoryError if any
+   * is already mapped or the range is bad.
+   * @see kernel/fork.c dup_mmap()
+   */
+  mapCopy(address: bigint, bytes: Uint8Array, flags: number): void {
+    if ((address & 0xfffn) !== 0n || bytes.length % PAGE_SIZE !== 0)
+      throw new RangeError('mapCopy: a page-aligned address and whole pages');
+    const pages = this.range(address, bytes.length);
+    for (const a of pages) if (this.pageAt(a) !== undefined) throw new MemoryError('page already mapped', a);
+    let at = 0;
+    for (const a of pages) {
+      const owner = this.owner(a);
+      owner.pageMap.set(keyOf(a), new Page(flags | 1, bytes.subarray(at, at + PAGE_SIZE)));
+      owner.markSoftDirty(keyOf(a));
+      at += PAGE_SIZE;
+    }
+  }
+
+  /**
    * Maps, at the same addresses, the very page objects `from` maps over [address, address+size): the
    * two spaces then share those pages' bytes and decoded code, as processes share a file's page-cache
    * pages. Meant for pages nobody writes (read-only text): a host write to a shared page is seen by

@@ -99,13 +99,14 @@ export class PageArena {
   }
 
   /**
-   * A zeroed page's bytes: a page's given back ({@link recycle}), else a slot of the memory when it
-   * has room, else a buffer of its own.
+   * A page's bytes: a page's given back ({@link recycle}), else a slot of the memory when it has
+   * room, else a buffer of its own. Zeroed, unless `zeroed` is false: then a slot given back keeps
+   * its last page's bytes, for a caller that writes every one before anything reads them (a copy).
    */
-  allocate(): PageBytes {
+  allocate(zeroed = true): PageBytes {
     const again = this.recycled.pop();
     if (again !== undefined) {
-      this.clean(again.offset);
+      this.clean(again.offset, zeroed);
       return again;
     }
     const slot = this.views(
@@ -121,11 +122,11 @@ export class PageArena {
 
   /**
    * Takes a page's bytes back at once, before they are collected, for {@link allocate} to hand out
-   * again, zeroed: their owner promises that nothing reads or writes through them any more (see
-   * Page.release). The views themselves are handed out again, still registered, so that whoever gets
-   * them next owns the slot until they come back or are collected: no new views, no registry work
-   * (a `fork` copies some 30 pages a child, and gets them back when it exits). A buffer of its own
-   * (offset -1) is left to the garbage collector.
+   * again, zeroed (unless its taker copies a whole page in): their owner promises that nothing
+   * reads or writes through them any more (see Page.release). The views themselves are handed out
+   * again, still registered, so that whoever gets them next owns the slot until they come back or
+   * are collected: no new views, no registry work (a `fork` copies some 30 pages a child, and gets
+   * them back when it exits). A buffer of its own (offset -1) is left to the garbage collector.
    */
   recycle(bytes: PageBytes): void {
     if (bytes.offset >= 0) this.recycled.push(bytes);
@@ -148,9 +149,9 @@ export class PageArena {
     return { views, offset: at };
   }
 
-  /** Zeroes the slot at `at` for its next page, its code map byte too. */
-  private clean(at: number): void {
-    (this.zero as (at: number) => void)(at);
+  /** Clears the code map byte of the slot at `at` for its next page, and zeroes the slot unless told not to. */
+  private clean(at: number, zeroed = true): void {
+    if (zeroed) (this.zero as (at: number) => void)(at);
     (this.codeMap as Uint8Array)[at / PAGE_SIZE] = 0;
   }
 

@@ -52,12 +52,14 @@ export class Page {
    */
   jit: CompiledCodeObserver | null = null;
 
-  constructor(flags: number) {
+  /** A page of `flags`, zero-filled, or holding a copy of `bytes` (a page's worth). */
+  constructor(flags: number, bytes?: Uint8Array) {
     this.flags = flags;
-    const bytes = PAGE_ARENA.allocate();
-    this.data = bytes.data;
-    this.view = bytes.view;
-    this.offset = bytes.offset;
+    const page = PAGE_ARENA.allocate(bytes === undefined);
+    if (bytes !== undefined) page.data.set(bytes);
+    this.data = page.data;
+    this.view = page.view;
+    this.offset = page.offset;
   }
 
   /**

@@ -117,8 +117,7 @@ function fork(m: KernelServicesHost, cpu: number, child: bigint, regsAddr: bigin
       // Read-only pages (text) are shared, as the child maps the same page-cache pages.
       mm.share(parent.mm, page.address, page.data.length);
     } else {
-      mm.map(page.address, page.data.length, page.flags & ~PageFlags.Gate);
-      mm.write(page.address, page.data);
+      mm.mapCopy(page.address, page.data, page.flags & ~PageFlags.Gate);
     }
   }
   const childCpu = m.sched.runQueues.pickCpu();
