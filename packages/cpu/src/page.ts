@@ -52,8 +52,9 @@ export class Page {
    */
   jit: CompiledCodeObserver | null = null;
 
-  /** A page of `flags`, zero-filled, or holding a copy of `bytes` (a page's worth). */
+  /** A page of `flags`, zero-filled, or holding a copy of `bytes` (a page's worth exactly). */
   constructor(flags: number, bytes?: Uint8Array) {
+    if (bytes !== undefined && bytes.length !== PAGE_SIZE) throw new RangeError('Page: a page of bytes');
     this.flags = flags;
     const page = PAGE_ARENA.allocate(bytes === undefined);
     if (bytes !== undefined) page.data.set(bytes);
