@@ -56,13 +56,7 @@ export class AddressSpace {
 
   /** Maps zero-filled pages; throws MemoryError if any is already mapped or the range is bad. */
   map(address: bigint, size: number, flags: number): void {
-    const pages = this.range(address, size);
-    for (const a of pages) if (this.pageAt(a) !== undefined) throw new MemoryError('page already mapped', a);
-    for (const a of pages) {
-      const owner = this.owner(a);
-      owner.pageMap.set(keyOf(a), new Page(flags | 1));
-      owner.markSoftDirty(keyOf(a));
-    }
+    this.place(address, size, () => new Page(flags | 1));
   }
 
   /**
@@ -75,15 +69,18 @@ export class AddressSpace {
   mapCopy(address: bigint, bytes: Uint8Array, flags: number): void {
     if ((address & 0xfffn) !== 0n || bytes.length % PAGE_SIZE !== 0)
       throw new RangeError('mapCopy: a page-aligned address and whole pages');
-    const pages = this.range(address, bytes.length);
+    this.place(address, bytes.length, (k) => new Page(flags | 1, bytes.subarray(k * PAGE_SIZE, (k + 1) * PAGE_SIZE)));
+  }
+
+  /** Maps the `k`th page of [address, address+size) as `make(k)`, none if any is already mapped. */
+  private place(address: bigint, size: number, make: (k: number) => Page): void {
+    const pages = this.range(address, size);
     for (const a of pages) if (this.pageAt(a) !== undefined) throw new MemoryError('page already mapped', a);
-    let at = 0;
-    for (const a of pages) {
+    pages.forEach((a, k) => {
       const owner = this.owner(a);
-      owner.pageMap.set(keyOf(a), new Page(flags | 1, bytes.subarray(at, at + PAGE_SIZE)));
+      owner.pageMap.set(keyOf(a), make(k));
       owner.markSoftDirty(keyOf(a));
-      at += PAGE_SIZE;
-    }
+    });
   }
 
   /**
